@@ -1,0 +1,34 @@
+"""Homogeneous spaces with precise, vectorized geometry, and admissible embeddings.
+
+``Sphere(d)``, ``ProjectiveSpace(d)`` and ``Grassmannian(n, k)`` follow the conventions of
+DESIGN.md §2: angle / principal-angle distances, projector points, metric ``½ tr(UᵀV)`` on
+projector tangent vectors.
+"""
+
+from .errors import (
+    CutLocusError,
+    ManifoldError,
+    NonFiniteError,
+    NotAdmissibleError,
+    NotOnManifoldError,
+    NotTangentError,
+    ParameterError,
+    ShapeError,
+)
+from .grassmannian import Grassmannian
+from .projective import ProjectiveSpace
+from .sphere import Sphere
+
+__all__ = [
+    "Sphere",
+    "ProjectiveSpace",
+    "Grassmannian",
+    "ManifoldError",
+    "ParameterError",
+    "ShapeError",
+    "NonFiniteError",
+    "NotOnManifoldError",
+    "NotTangentError",
+    "CutLocusError",
+    "NotAdmissibleError",
+]

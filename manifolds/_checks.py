@@ -1,0 +1,154 @@
+"""Input validation shared by the spaces: dtype, finiteness, shapes, membership, tangency.
+
+A space hands itself to these functions; it provides ``ambient_shape``, ``atol``, ``name``
+and two private measures, ``_deviation(x)`` (how far each point is from the manifold) and
+``_tangent_deviation(v, x)`` (how far each vector is from the tangent space, relative to
+``max(1, |v|)``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .errors import (
+    NonFiniteError,
+    NotOnManifoldError,
+    NotTangentError,
+    ParameterError,
+    ShapeError,
+)
+
+
+def as_float_array(x, name: str) -> np.ndarray:
+    """Return ``x`` as a float64 array; ``TypeError`` for non-numeric input."""
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged lists and the like
+        raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.floating)
+        or np.issubdtype(arr.dtype, np.integer)
+        or np.issubdtype(arr.dtype, np.bool_)
+    ):
+        raise TypeError(
+            f"{name} must be an array of real numbers, got dtype {arr.dtype}; "
+            "pass a numpy array of floats"
+        )
+    return arr.astype(np.float64, copy=False)
+
+
+def check_finite(arr: np.ndarray, name: str) -> None:
+    """Raise :class:`NonFiniteError` naming the first NaN or infinite entry."""
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise NonFiniteError(
+            f"{name}{list(index)} is {arr[index]}; every entry must be finite "
+            "(remove or repair NaN/inf before calling)"
+        )
+
+
+def check_trailing_shape(space, arr: np.ndarray, name: str) -> None:
+    """Raise :class:`ShapeError` unless ``arr`` ends with ``space.ambient_shape``."""
+    shape = space.ambient_shape
+    if arr.ndim < len(shape) or arr.shape[arr.ndim - len(shape):] != shape:
+        raise ShapeError(
+            f"{name} has shape {arr.shape}, but points of {space.name} have shape "
+            f"{shape} (batches: (..., {', '.join(map(str, shape))}))"
+        )
+
+
+def batch_shape(space, *arrays: np.ndarray) -> tuple[int, ...]:
+    """Broadcast the leading (batch) shapes of ``arrays``; :class:`ShapeError` if they clash."""
+    nd = len(space.ambient_shape)
+    shapes = [a.shape[: a.ndim - nd] for a in arrays]
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ShapeError(
+            f"batch shapes {', '.join(map(str, shapes))} do not broadcast; give arrays of "
+            "equal leading shape, or shape 1 where one side is shared"
+        ) from None
+
+
+def as_points(space, x, name: str = "point") -> np.ndarray:
+    """Validate points of ``space``: numeric, trailing shape, finite, within ``space.atol``."""
+    arr = as_float_array(x, name)
+    check_trailing_shape(space, arr, name)
+    check_finite(arr, name)
+    deviation = space._deviation(arr)
+    _raise_worst(
+        deviation, space.atol, name, NotOnManifoldError,
+        f"is {{value:.3g}} off {space.name} (atol = {space.atol:g}); "
+        "map it with projection() or loosen the space's atol",
+    )
+    return arr
+
+
+def as_tangent(space, v, base: np.ndarray, name: str = "tangent_vec") -> np.ndarray:
+    """Validate tangent vectors at already-validated base points ``base``."""
+    arr = as_float_array(v, name)
+    check_trailing_shape(space, arr, name)
+    check_finite(arr, name)
+    batch_shape(space, arr, base)
+    deviation = space._tangent_deviation(arr, base)
+    _raise_worst(
+        deviation, space.atol, name, NotTangentError,
+        f"has a normal component {{value:.3g}} (relative to max(1, |v|); atol = "
+        f"{space.atol:g}) at its base point on {space.name}; project it with to_tangent()",
+    )
+    return arr
+
+
+def _raise_worst(deviation, atol, name, error, message) -> None:
+    deviation = np.asarray(deviation)
+    if deviation.size and deviation.max() > atol:
+        index = np.unravel_index(np.argmax(deviation), deviation.shape)
+        where = list(map(int, index)) if deviation.ndim else ""
+        raise error(f"{name}{where} " + message.format(value=float(deviation[index])))
+
+
+def first_false(ok: np.ndarray) -> list[int] | str:
+    """Index (as a list, for messages) of the first ``False`` in a boolean batch array."""
+    ok = np.asarray(ok)
+    return list(map(int, np.argwhere(~ok)[0])) if ok.ndim else ""
+
+
+def as_generator(rng) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from a Generator, an integer seed or ``None``."""
+    if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
+        return np.random.default_rng(rng)
+    if isinstance(rng, np.random.Generator):
+        return rng
+    raise TypeError(
+        f"rng must be a numpy.random.Generator, an integer seed or None, not {type(rng).__name__}"
+    )
+
+
+def as_count(n, name: str) -> int:
+    """A non-negative integer count; ``TypeError``/``ValueError`` otherwise."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, not {type(n).__name__}")
+    if n < 0:
+        raise ParameterError(f"{name} must be non-negative, got {n}")
+    return int(n)
+
+
+def as_dimension(n, name: str, minimum: int) -> int:
+    """An integer ``>= minimum`` for a space's constructor."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, not {type(n).__name__}")
+    if n < minimum:
+        raise ParameterError(f"{name} must be at least {minimum}, got {n}")
+    return int(n)
+
+
+def as_tolerance(atol) -> float:
+    """A finite, positive tolerance."""
+    if isinstance(atol, bool) or not isinstance(atol, numbers.Real):
+        raise TypeError(f"atol must be a real number, not {type(atol).__name__}")
+    if not (np.isfinite(atol) and atol > 0):
+        raise ParameterError(f"atol must be finite and positive, got {atol}")
+    return float(atol)

@@ -1,0 +1,283 @@
+"""The Grassmannian ``Gr(k, n)`` of k-planes in ``R^n``, as rank-k orthogonal projectors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from ._checks import (
+    as_count,
+    as_dimension,
+    as_float_array,
+    as_generator,
+    as_points,
+    as_tangent,
+    as_tolerance,
+    batch_shape,
+    check_finite,
+    check_trailing_shape,
+    first_false,
+)
+from .errors import CutLocusError, ParameterError
+
+__all__ = ["Grassmannian", "CUT_LOCUS_TOL"]
+
+#: ``log`` refuses points whose largest principal angle is within this of ``π/2``.
+CUT_LOCUS_TOL = 1e-12
+
+
+def _sym(a: np.ndarray) -> np.ndarray:
+    return 0.5 * (a + np.swapaxes(a, -1, -2))
+
+
+def _fro2(a: np.ndarray) -> np.ndarray:
+    return np.einsum("...ij,...ij->...", a, a)
+
+
+def _mT(a: np.ndarray) -> np.ndarray:
+    return np.swapaxes(a, -1, -2)
+
+
+@dataclass(frozen=True)
+class Grassmannian:
+    r"""The Grassmannian ``Gr(k, n)``: rank-``k`` orthogonal projectors ``P`` on ``R^n``.
+
+    Argument order ``Grassmannian(n, k)`` follows geomstats. Distance is
+    ``d(P, Q) = sqrt(Σ_i θ_i²)`` over the ``k`` principal angles ``θ_i ∈ [0, π/2]``; the
+    matching metric on tangent vectors (symmetric ``V`` with ``V = PV + VP``) is
+    ``g(U, V) = ½ tr(UᵀV)`` — geomstats uses ``tr(UᵀV)``, so its distances are ``√2``
+    times these. The injectivity radius is ``π/2``. Points have shape ``(..., n, n)``.
+
+    Parameters
+    ----------
+    n : int
+        Ambient dimension, ``n ≥ 2``.
+    k : int
+        Subspace dimension, ``1 ≤ k ≤ n − 1``.
+    atol : float, optional
+        Tolerance of the membership and tangency checks every method makes on its input.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> gr = Grassmannian(4, 2)
+    >>> P = np.diag([1.0, 1, 0, 0]); Q = np.diag([0.0, 0, 1, 1])
+    >>> float(gr.dist(P, Q)) == np.sqrt(2) * np.pi / 2   # two principal angles of π/2
+    True
+    """
+
+    n: int
+    k: int
+    atol: float = field(default=1e-8, kw_only=True)
+
+    def __post_init__(self):
+        object.__setattr__(self, "n", as_dimension(self.n, "n", 2))
+        object.__setattr__(self, "k", as_dimension(self.k, "k", 1))
+        if self.k >= self.n:
+            raise ParameterError(
+                f"Grassmannian(n={self.n}, k={self.k}) needs 1 ≤ k ≤ n − 1 "
+                "(argument order is geomstats': ambient dimension first)"
+            )
+        object.__setattr__(self, "atol", as_tolerance(self.atol))
+
+    @property
+    def name(self) -> str:
+        return f"Grassmannian({self.n}, {self.k})"
+
+    @property
+    def dim(self) -> int:
+        """Manifold dimension ``k (n − k)``."""
+        return self.k * (self.n - self.k)
+
+    @property
+    def ambient_shape(self) -> tuple[int, int]:
+        """Shape of a point: ``(n, n)``."""
+        return (self.n, self.n)
+
+    @property
+    def injectivity_radius(self) -> float:
+        """``π/2`` in this normalization (one principal angle reaching ``π/2``)."""
+        return float(np.pi / 2)
+
+    @cached_property
+    def geomstats(self):
+        """The underlying ``geomstats`` space (imported on first use)."""
+        from geomstats.geometry.grassmannian import Grassmannian as GsGrassmannian
+
+        return GsGrassmannian(self.n, self.k)
+
+    # -- private measures used by the input checks ------------------------------------------
+    def _deviation(self, p: np.ndarray) -> np.ndarray:
+        asym = np.sqrt(_fro2(p - _mT(p)))
+        idem = np.sqrt(_fro2(p @ p - p))
+        trace = np.abs(np.trace(p, axis1=-2, axis2=-1) - self.k)
+        return np.maximum(np.maximum(asym, idem), trace)
+
+    def _normal_part(self, v: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """``V − Π_P(V)`` for the orthogonal projection ``Π_P`` onto ``T_P``."""
+        return v - self._project_tangent(v, p)
+
+    @staticmethod
+    def _project_tangent(v: np.ndarray, p: np.ndarray) -> np.ndarray:
+        s = _sym(v)
+        ps = p @ s
+        return ps + _mT(ps) - 2.0 * ps @ p
+
+    def _tangent_deviation(self, v: np.ndarray, p: np.ndarray) -> np.ndarray:
+        return np.sqrt(_fro2(self._normal_part(v, p))) / np.maximum(1.0, np.sqrt(_fro2(v)))
+
+    def _bases(self, p: np.ndarray):
+        """Orthonormal bases ``U`` (``n×k``) of the range and ``U⊥`` (``n×(n−k)``) of the kernel."""
+        _, vecs = np.linalg.eigh(_sym(p))
+        return vecs[..., -self.k:], vecs[..., : -self.k]
+
+    # -- membership ------------------------------------------------------------------------
+    def belongs(self, x, *, atol: float | None = None) -> np.ndarray:
+        """Whether each matrix is a symmetric idempotent of trace ``k`` within ``atol``.
+
+        The measure is the largest of ``|P − Pᵀ|_F``, ``|P² − P|_F`` and ``|tr P − k|``;
+        NaN or infinite matrices do not belong. Shape ``(...)``.
+        """
+        arr = as_float_array(x, "x")
+        check_trailing_shape(self, arr, "x")
+        tol = self.atol if atol is None else as_tolerance(atol)
+        finite = np.isfinite(arr).all(axis=(-2, -1))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return finite & (self._deviation(np.where(finite[..., None, None], arr, 0.0)) <= tol)
+
+    def projection(self, x) -> np.ndarray:
+        """The nearest rank-``k`` projector (Frobenius): ``U Uᵀ`` from the top ``k`` eigenvectors
+        of the symmetric part of ``x``."""
+        arr = as_float_array(x, "x")
+        check_trailing_shape(self, arr, "x")
+        check_finite(arr, "x")
+        u, _ = self._bases(arr)
+        return u @ _mT(u)
+
+    def random_point(self, n_samples: int = 1, *, rng=None) -> np.ndarray:
+        """``n_samples`` independent uniform points, shape ``(n_samples, n, n)``.
+
+        The range of an ``n×k`` Gaussian matrix is uniform (invariant under ``O(n)``).
+        """
+        count = as_count(n_samples, "n_samples")
+        gen = as_generator(rng)
+        q, _ = np.linalg.qr(gen.standard_normal((count, self.n, self.k)))
+        return _sym(q @ _mT(q))
+
+    # -- geometry --------------------------------------------------------------------------
+    def _principal_angles(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        # P − Q has eigenvalues ±sin θ_i (and zeros), P + Q − I has ±cos θ_i (and ±1): the
+        # top k of each are the sines ascending and the cosines descending. Sines from the
+        # difference are precise for small angles, cosines for angles near π/2; atan2 keeps
+        # the better of the two at every angle.
+        sines = np.linalg.eigvalsh(p - q)[..., -self.k:]
+        cosines = np.linalg.eigvalsh(p + q - np.eye(self.n))[..., -self.k:][..., ::-1]
+        return np.arctan2(np.clip(sines, 0.0, 1.0), np.clip(cosines, 0.0, 1.0))
+
+    def principal_angles(self, x, y) -> np.ndarray:
+        r"""The ``k`` principal angles between the ranges of ``x`` and ``y``, ascending.
+
+        Shape ``(..., k)``; each in ``[0, π/2]``. Computed as
+        ``atan2(sin θ_i, cos θ_i)`` from the eigenvalues of ``P − Q`` and ``P + Q − I``.
+        """
+        p = as_points(self, x, "x")
+        q = as_points(self, y, "y")
+        batch_shape(self, p, q)
+        return self._principal_angles(p, q)
+
+    def dist(self, x, y) -> np.ndarray:
+        r"""Geodesic distance ``sqrt(Σ θ_i²)`` over the principal angles, shape ``(...)``."""
+        p = as_points(self, x, "x")
+        q = as_points(self, y, "y")
+        batch_shape(self, p, q)
+        return self._dist(p, q)
+
+    def _dist(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(self._principal_angles(p, q), axis=-1)
+
+    def exp(self, tangent_vec, base_point) -> np.ndarray:
+        r"""Exponential map, shape ``(..., n, n)``.
+
+        With ``U`` a basis of ``P``, ``Δ = V U = Y Σ Wᵀ`` (thin SVD), the geodesic ends at the
+        range of ``U W cos Σ + Y sin Σ``; ``|V|_g = |Σ|_F``.
+        """
+        p = as_points(self, base_point, "base_point")
+        v = as_tangent(self, tangent_vec, p)
+        return self._exp(v, p)
+
+    def _exp(self, v: np.ndarray, p: np.ndarray) -> np.ndarray:
+        u, _ = self._bases(p)
+        y, sigma, wt = np.linalg.svd(v @ u, full_matrices=False)
+        moved = (u @ _mT(wt)) * np.cos(sigma)[..., None, :] + y * np.sin(sigma)[..., None, :]
+        return _sym(moved @ _mT(moved))
+
+    def log(self, point, base_point) -> np.ndarray:
+        r"""Logarithm: the tangent vector at ``base_point`` whose geodesic reaches ``point``.
+
+        With bases ``U`` of ``P`` and ``Y`` of ``Q``: align ``Y* = Y B Aᵀ`` from the SVD
+        ``UᵀY = A C Bᵀ``, take the thin SVD ``(I − UUᵀ) Y* = Q̂ Ŝ R̂ᵀ``, the angles
+        ``θ = atan2(Ŝ, diag(R̂ᵀ UᵀY* R̂))`` and ``Δ = Q̂ θ R̂ᵀ``; the result is
+        ``Δ Uᵀ + U Δᵀ``. Raises :class:`CutLocusError` when a principal angle is within
+        ``CUT_LOCUS_TOL`` of ``π/2`` (the logarithm is not unique there); precision degrades
+        like ``eps / (π/2 − θ_max)`` near it.
+        """
+        p = as_points(self, base_point, "base_point")
+        q = as_points(self, point, "point")
+        batch_shape(self, p, q)
+        log, theta = self._log(q, p)
+        away = np.pi / 2 - theta.max(axis=-1) > CUT_LOCUS_TOL
+        if not away.all():
+            raise CutLocusError(
+                f"point{first_false(away)} has a principal angle π/2 (within {CUT_LOCUS_TOL:g}) "
+                "with its base point: it is on the cut locus, where the logarithm is not "
+                "unique — perturb the point"
+            )
+        return log
+
+    def _log(self, q: np.ndarray, p: np.ndarray):
+        """Unchecked logarithm and principal angles (finite, arbitrary at the cut locus)."""
+        u, _ = self._bases(p)
+        y, _ = self._bases(q)
+        a, _, bt = np.linalg.svd(_mT(u) @ y)
+        y = y @ _mT(bt) @ _mT(a)
+        uty = _mT(u) @ y
+        qhat, shat, rt = np.linalg.svd(y - u @ uty, full_matrices=False)
+        cosines = np.einsum("...ij,...jk,...ik->...i", rt, uty, rt)
+        theta = np.arctan2(shat, cosines)
+        delta = (qhat * theta[..., None, :]) @ rt
+        return _sym(2.0 * delta @ _mT(u)), theta
+
+    def to_tangent(self, vector, base_point) -> np.ndarray:
+        """Orthogonal projection onto ``T_P``: symmetrize ``S``, then ``PS + SP − 2PSP``."""
+        p = as_points(self, base_point, "base_point")
+        v = as_float_array(vector, "vector")
+        check_trailing_shape(self, v, "vector")
+        check_finite(v, "vector")
+        batch_shape(self, v, p)
+        return self._project_tangent(v, p)
+
+    def inner(self, tangent_vec_a, tangent_vec_b, base_point) -> np.ndarray:
+        """Riemannian inner product ``g(U, V) = ½ tr(UᵀV)``, shape ``(...)``."""
+        p = as_points(self, base_point, "base_point")
+        a = as_tangent(self, tangent_vec_a, p, "tangent_vec_a")
+        b = as_tangent(self, tangent_vec_b, p, "tangent_vec_b")
+        batch_shape(self, a, b)
+        return self._inner(a, b)
+
+    @staticmethod
+    def _inner(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return 0.5 * np.einsum("...ij,...ij->...", a, b)
+
+    def tangent_basis(self, base_point) -> np.ndarray:
+        r"""A ``g``-orthonormal basis of ``T_P``, shape ``(..., k (n − k), n, n)``.
+
+        ``E_ij = u⊥_i u_jᵀ + u_j u⊥_iᵀ`` for ``U⊥`` an orthonormal basis of the kernel and
+        ``U`` of the range (from ``eigh(P)``), ordered with ``i`` slow.
+        """
+        p = as_points(self, base_point, "base_point")
+        u, uperp = self._bases(p)
+        outer = np.einsum("...ai,...bj->...ijab", uperp, u)
+        basis = outer + _mT(outer)
+        return basis.reshape(basis.shape[:-4] + (self.dim, self.n, self.n))

@@ -1,0 +1,70 @@
+"""The real projective space ``RP^d``: lines in ``R^{d+1}`` as rank-1 projectors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import as_float_array, as_points, check_finite, first_false
+from .errors import NotOnManifoldError, ShapeError
+from .grassmannian import Grassmannian
+
+__all__ = ["ProjectiveSpace"]
+
+
+class ProjectiveSpace(Grassmannian):
+    r"""Real projective space ``RP^d = Gr(1, d + 1)``: points are projectors ``x xᵀ``.
+
+    The distance is the principal angle ``arccos |⟨x, y⟩|`` between lines (computed without
+    ``arccos``, see :meth:`Grassmannian.dist`), the metric ``g(U, V) = ½ tr(UᵀV)`` and the
+    injectivity radius ``π/2``. ``geomstats`` counterpart: ``Grassmannian(d + 1, 1)``.
+    :meth:`from_vectors` and :meth:`to_vectors` convert from and to unit vectors.
+
+    Parameters
+    ----------
+    dim : int
+        ``d ≥ 1``.
+    atol : float, optional
+        Tolerance of the input checks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rp2 = ProjectiveSpace(2)
+    >>> lines = rp2.from_vectors([[1.0, 0, 0], [1.0, 1.0, 0]])
+    >>> round(float(rp2.dist(lines[0], lines[1])), 12) == round(np.pi / 4, 12)
+    True
+    """
+
+    def __init__(self, dim: int, *, atol: float = 1e-8):
+        super().__init__(dim + 1 if isinstance(dim, int) and not isinstance(dim, bool) else dim,
+                         1, atol=atol)
+
+    def __repr__(self) -> str:
+        return f"ProjectiveSpace(dim={self.n - 1}, atol={self.atol!r})"
+
+    @property
+    def name(self) -> str:
+        return f"ProjectiveSpace({self.n - 1})"
+
+    def from_vectors(self, vectors) -> np.ndarray:
+        """Projectors ``x xᵀ / |x|²`` of non-zero vectors, shape ``(..., d + 1, d + 1)``."""
+        v = as_float_array(vectors, "vectors")
+        if v.ndim < 1 or v.shape[-1] != self.n:
+            raise ShapeError(
+                f"vectors has shape {v.shape}; lines of {self.name} are given by vectors of "
+                f"shape (..., {self.n})"
+            )
+        check_finite(v, "vectors")
+        norm2 = np.einsum("...i,...i->...", v, v)
+        if not (norm2 > 0).all():
+            raise NotOnManifoldError(f"vectors{first_false(norm2 > 0)} is zero and spans no line")
+        return v[..., :, None] * v[..., None, :] / norm2[..., None, None]
+
+    def to_vectors(self, points) -> np.ndarray:
+        """Unit vectors spanning the lines, shape ``(..., d + 1)``; sign fixed so that the
+        entry of largest magnitude is positive."""
+        p = as_points(self, points, "points")
+        u, _ = self._bases(p)
+        u = u[..., 0]
+        pivot = np.take_along_axis(u, np.abs(u).argmax(axis=-1)[..., None], axis=-1)
+        return u * np.where(pivot < 0, -1.0, 1.0)
