@@ -15,14 +15,22 @@ from .errors import (
     ParameterError,
     ShapeError,
 )
+from .embedding import Embedding, admissible_embedding, check_admissible, pairwise_distances
 from .grassmannian import Grassmannian
 from .projective import ProjectiveSpace
+from .spec import parse_space, space_spec
 from .sphere import Sphere
 
 __all__ = [
     "Sphere",
     "ProjectiveSpace",
     "Grassmannian",
+    "Embedding",
+    "admissible_embedding",
+    "check_admissible",
+    "pairwise_distances",
+    "parse_space",
+    "space_spec",
     "ManifoldError",
     "ParameterError",
     "ShapeError",

@@ -1,0 +1,9 @@
+"""Fixtures of the manifold tests."""
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261129)

@@ -1,0 +1,55 @@
+"""The command line: the README's main job, its JSON and its exit codes."""
+
+import io
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+from manifolds import check_admissible, parse_space
+from theorem.cli import main
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_spaces_json_is_one_object_with_checked_embeddings():
+    code, out, err = run("spaces", "--json", "--n-points", "5", "--seed", "3",
+                         "--space", "sphere:2", "--space", "grassmannian:4,2")
+    assert code == 0 and err == ""
+    report = json.loads(out)
+    assert report["seed"] == 3 and report["passed"] is True and "version" in report
+    assert [r["space"] for r in report["spaces"]] == ["sphere:2", "grassmannian:4,2"]
+    for r in report["spaces"]:
+        space = parse_space(r["space"])
+        emb = check_admissible(np.array(r["points"]), space)
+        assert emb.separation == r["separation"] and r["n_points"] == 5
+        assert r["injectivity_radius"] == space.injectivity_radius
+
+
+def test_spaces_table_defaults():
+    code, out, err = run("spaces", "--n-points", "4")
+    assert code == 0
+    for spec in ("sphere:2", "projective:2", "grassmannian:4,2"):
+        assert spec in out
+    assert "all checks passed" in out and "1/2 tr(u^T v)" in out
+    assert "embedding 4 points on sphere:2" in err  # progress on standard error
+
+
+def test_bad_input_exits_2_with_a_message():
+    code, out, err = run("spaces", "--space", "torus:2")
+    assert code == 2 and out == ""
+    assert "sphere:D, projective:D or grassmannian:N,K" in err
+
+
+def test_console_script_version_and_help():
+    result = subprocess.run([sys.executable, "-m", "theorem.cli", "--version"],
+                            capture_output=True, text=True, check=True)
+    assert result.stdout.startswith("transformer-dynamics ")
+    result = subprocess.run([sys.executable, "-m", "theorem.cli", "--help"],
+                            capture_output=True, text=True, check=True)
+    assert "spaces" in result.stdout
