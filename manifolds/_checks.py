@@ -73,32 +73,54 @@ def batch_shape(space, *arrays: np.ndarray) -> tuple[int, ...]:
         ) from None
 
 
-def as_points(space, x, name: str = "point") -> np.ndarray:
-    """Validate points of ``space``: numeric, trailing shape, finite, within ``space.atol``."""
+def as_shaped(space, x, name: str) -> np.ndarray:
+    """``x`` as a float array ending with ``space.ambient_shape`` (not yet checked for finiteness)."""
     arr = as_float_array(x, name)
     check_trailing_shape(space, arr, name)
-    check_finite(arr, name)
-    deviation = space._deviation(arr)
+    return arr
+
+
+def check_membership(space, arr: np.ndarray, deviation: np.ndarray, name: str) -> None:
+    """Raise unless every point's ``deviation`` from the manifold is within ``space.atol``.
+
+    A non-finite deviation means a NaN or infinite input entry, which is then located.
+    """
+    if not np.isfinite(deviation).all():
+        check_finite(arr, name)
     _raise_worst(
         deviation, space.atol, name, NotOnManifoldError,
         f"is {{value:.3g}} off {space.name} (atol = {space.atol:g}); "
         "map it with projection() or loosen the space's atol",
     )
-    return arr
 
 
-def as_tangent(space, v, base: np.ndarray, name: str = "tangent_vec") -> np.ndarray:
-    """Validate tangent vectors at already-validated base points ``base``."""
-    arr = as_float_array(v, name)
-    check_trailing_shape(space, arr, name)
-    check_finite(arr, name)
-    batch_shape(space, arr, base)
-    deviation = space._tangent_deviation(arr, base)
+def check_tangency(space, arr: np.ndarray, deviation: np.ndarray, name: str) -> None:
+    """Raise unless every vector's normal part (``deviation``) is within ``space.atol``."""
+    if not np.isfinite(deviation).all():
+        check_finite(arr, name)
     _raise_worst(
         deviation, space.atol, name, NotTangentError,
         f"has a normal component {{value:.3g}} (relative to max(1, |v|); atol = "
         f"{space.atol:g}) at its base point on {space.name}; project it with to_tangent()",
     )
+
+
+def as_points(space, x, name: str = "point") -> np.ndarray:
+    """Validate points of ``space``: numeric, trailing shape, finite, within ``space.atol``."""
+    arr = as_shaped(space, x, name)
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN/inf are located below
+        deviation = space._deviation(arr)
+    check_membership(space, arr, deviation, name)
+    return arr
+
+
+def as_tangent(space, v, base: np.ndarray, name: str = "tangent_vec") -> np.ndarray:
+    """Validate tangent vectors at already-validated base points ``base``."""
+    arr = as_shaped(space, v, name)
+    batch_shape(space, arr, base)
+    with np.errstate(invalid="ignore", over="ignore"):
+        deviation = space._tangent_deviation(arr, base)
+    check_tangency(space, arr, deviation, name)
     return arr
 
 

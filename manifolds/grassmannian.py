@@ -64,7 +64,7 @@ class Grassmannian:
     >>> import numpy as np
     >>> gr = Grassmannian(4, 2)
     >>> P = np.diag([1.0, 1, 0, 0]); Q = np.diag([0.0, 0, 1, 1])
-    >>> float(gr.dist(P, Q)) == np.sqrt(2) * np.pi / 2   # two principal angles of π/2
+    >>> bool(gr.dist(P, Q) == np.sqrt(2) * np.pi / 2)   # two principal angles of π/2
     True
     """
 

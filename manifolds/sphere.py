@@ -10,14 +10,13 @@ import numpy as np
 from ._checks import (
     as_count,
     as_dimension,
-    as_float_array,
     as_generator,
-    as_points,
-    as_tangent,
+    as_shaped,
     as_tolerance,
     batch_shape,
     check_finite,
-    check_trailing_shape,
+    check_membership,
+    check_tangency,
     first_false,
 )
 from .errors import CutLocusError, NotOnManifoldError
@@ -87,12 +86,26 @@ class Sphere:
 
         return Hypersphere(self.dim)
 
-    # -- private measures used by the input checks ------------------------------------------
+    # -- validation that keeps the inner products it computes ------------------------------
     def _deviation(self, x: np.ndarray) -> np.ndarray:
         return np.abs(np.sqrt(_dot(x, x)) - 1.0)
 
-    def _tangent_deviation(self, v: np.ndarray, x: np.ndarray) -> np.ndarray:
-        return np.abs(_dot(v, x)) / np.maximum(1.0, np.sqrt(_dot(v, v)))
+    def _points(self, x, name: str):
+        """Validated points and their squared norms (reused by the geometry)."""
+        arr = as_shaped(self, x, name)
+        xx = _dot(arr, arr)
+        with np.errstate(invalid="ignore", over="ignore"):
+            check_membership(self, arr, np.abs(np.sqrt(xx) - 1.0), name)
+        return arr, xx
+
+    def _tangent(self, v, x: np.ndarray, name: str = "tangent_vec"):
+        """Validated tangent vectors at ``x``, with ``⟨v, x⟩`` and ``|v|²``."""
+        arr = as_shaped(self, v, name)
+        batch_shape(self, arr, x)
+        vx, vv = _dot(arr, x), _dot(arr, arr)
+        with np.errstate(invalid="ignore", over="ignore"):
+            check_tangency(self, arr, np.abs(vx) / np.maximum(1.0, np.sqrt(vv)), name)
+        return arr, vx, vv
 
     # -- membership ------------------------------------------------------------------------
     def belongs(self, x, *, atol: float | None = None) -> np.ndarray:
@@ -100,16 +113,14 @@ class Sphere:
 
         NaN or infinite points do not belong; a wrong trailing shape raises ``ShapeError``.
         """
-        arr = as_float_array(x, "x")
-        check_trailing_shape(self, arr, "x")
+        arr = as_shaped(self, x, "x")
         tol = self.atol if atol is None else as_tolerance(atol)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", over="ignore"):
             return np.isfinite(arr).all(axis=-1) & (self._deviation(arr) <= tol)
 
     def projection(self, x) -> np.ndarray:
         """The nearest point on the sphere, ``x / |x|``; the zero vector raises."""
-        arr = as_float_array(x, "x")
-        check_trailing_shape(self, arr, "x")
+        arr = as_shaped(self, x, "x")
         check_finite(arr, "x")
         norm = np.sqrt(_dot(arr, arr))
         if not (norm > 0).all():
@@ -130,20 +141,34 @@ class Sphere:
                 return z / norm[:, None]
 
     # -- geometry --------------------------------------------------------------------------
-    def _angle_and_normal(self, x: np.ndarray, y: np.ndarray):
-        """Angle ``θ`` between ``x`` and ``y`` and the component ``w`` of ``y`` normal to ``x``.
+    @staticmethod
+    def _angle(x, y, xx, yy, *, normal: bool):
+        """Angle ``θ = atan2(|x| |w|, ⟨x, y⟩)``, ``w`` the component of ``y`` normal to ``x``.
 
-        ``|x ∧ y| = |x| |w|`` is computed from the short chord: ``x − y`` when ``⟨x,y⟩ ≥ 0``
-        (exact subtraction for nearby points), ``x + y`` otherwise; so ``θ`` has a few ulps of
-        relative error at every angle, for inputs of any norm.
+        Where ``|cos θ| ≤ 0.9``, ``|w|² = |y|² − ⟨x,y⟩²/|x|²`` and ``w = y − (⟨x,y⟩/|x|²) x``
+        lose nothing. Near ``y ≈ ±x`` (the rows selected by ``near``) ``w`` is computed from
+        the short chord ``c = x ∓ y`` — exact subtraction for nearby points — as
+        ``∓(c − (⟨c,x⟩/|x|²) x)``. Both give ``θ`` to a few ulps, for inputs of any norm.
+        Returns ``θ``, ``w`` (``None`` unless ``normal``) and ``|w|``.
         """
         dot = _dot(x, y)
-        close = (dot >= 0)[..., None]
-        chord = np.where(close, x - y, x + y)
-        xx = _dot(x, x)
-        w = chord - (_dot(chord, x) / xx)[..., None] * x
-        w = np.where(close, -w, w)  # the normal component of y itself
-        wnorm = np.sqrt(_dot(w, w))
+        wnorm2 = np.asarray(yy - dot * dot / xx)
+        near = dot * dot > 0.81 * xx * yy
+        w = None
+        if normal:  # w = y − (⟨x,y⟩/|x|²) x in one allocation (its shape is the broadcast one)
+            w = np.multiply(x, (-dot / xx)[..., None])
+            w += y
+        if near.any():
+            shape = np.broadcast_shapes(x.shape, y.shape)
+            xn = np.broadcast_to(x, shape)[near]
+            sign = np.where(dot[near] >= 0, 1.0, -1.0)[:, None]
+            chord = xn - sign * np.broadcast_to(y, shape)[near]
+            wn = -sign * (chord - (_dot(chord, xn) / _dot(xn, xn))[:, None] * xn)
+            wnorm2 = wnorm2.copy()
+            wnorm2[near] = _dot(wn, wn)
+            if normal:
+                w[near] = wn
+        wnorm = np.sqrt(np.maximum(wnorm2, 0.0))
         return np.arctan2(np.sqrt(xx) * wnorm, dot), w, wnorm
 
     def dist(self, x, y) -> np.ndarray:
@@ -153,25 +178,42 @@ class Sphere:
         taken from the chord ``x ∓ y`` — precise near ``0`` and near ``π``, unlike
         ``arccos⟨x, y⟩``.
         """
-        x = as_points(self, x, "x")
-        y = as_points(self, y, "y")
+        x, xx = self._points(x, "x")
+        y, yy = self._points(y, "y")
         batch_shape(self, x, y)
-        return self._dist(x, y)
+        return self._angle(x, y, xx, yy, normal=False)[0]
 
     def _dist(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        return self._angle_and_normal(x, y)[0]
+        return self._angle(x, y, _dot(x, x), _dot(y, y), normal=False)[0]
 
     def exp(self, tangent_vec, base_point) -> np.ndarray:
         r"""Exponential map ``cos|v| x + sin|v| v/|v|``, shape ``(..., d + 1)``."""
-        x = as_points(self, base_point, "base_point")
-        v = as_tangent(self, tangent_vec, x)
-        return self._exp(v, x)
+        x, xx = self._points(base_point, "base_point")
+        v, vx, vv = self._tangent(tangent_vec, x)
+        return self._exp_from(x, v, xx, vx, vv)
 
     def _exp(self, v: np.ndarray, x: np.ndarray) -> np.ndarray:
-        x = x / np.sqrt(_dot(x, x))[..., None]
-        t = np.sqrt(_dot(v, v))[..., None]
-        out = np.cos(t) * x + np.sinc(t / np.pi) * v
-        return out / np.sqrt(_dot(out, out))[..., None]
+        return self._exp_from(x, v, _dot(x, x), _dot(v, x), _dot(v, v))
+
+    @staticmethod
+    def _exp_from(x, v, xx, vx, vv) -> np.ndarray:
+        # out = a x + b v with a = cos|v| / |x|, b = sin|v| / |v|, then scaled to unit norm
+        # using |a x + b v|² = a²|x|² + 2ab⟨v,x⟩ + b²|v|² (no pass over the arrays).
+        t = np.sqrt(vv)
+        a = np.cos(t) / np.sqrt(xx)
+        b = np.ones_like(t)
+        np.divide(np.sin(t), t, out=b, where=t > 0)
+        scale = 1.0 / np.sqrt(a * a * xx + 2.0 * a * b * vx + b * b * vv)
+        a, b = a * scale, b * scale
+        shape = np.broadcast_shapes(x.shape, v.shape)
+        if x.shape == shape and (b != 0).all():
+            # in place, without temporaries: (x · a/b + v) · b; the v term's rounding is
+            # relative to |a x|, so the result keeps absolute error ~eps even for tiny b
+            out = np.multiply(x, (a / b)[..., None])
+            out += v
+            out *= b[..., None]
+            return out
+        return a[..., None] * x + b[..., None] * v
 
     def log(self, point, base_point) -> np.ndarray:
         r"""Logarithm: the tangent vector at ``base_point`` of norm ``d(x, y)`` pointing to ``point``.
@@ -180,38 +222,40 @@ class Sphere:
         ``eps / (π − d(x, y))`` near it. Raises :class:`CutLocusError` within
         ``CUT_LOCUS_TOL`` of the antipode, where the logarithm is not unique.
         """
-        x = as_points(self, base_point, "base_point")
-        y = as_points(self, point, "point")
+        x, xx = self._points(base_point, "base_point")
+        y, yy = self._points(point, "point")
         batch_shape(self, x, y)
-        log, theta = self._log(y, x)
-        near_cut = np.pi - theta > CUT_LOCUS_TOL
-        if not near_cut.all():
+        log, theta = self._log_from(x, y, xx, yy)
+        away = np.pi - theta > CUT_LOCUS_TOL
+        if not away.all():
             raise CutLocusError(
-                f"point{first_false(near_cut)} is antipodal to its base point (within "
+                f"point{first_false(away)} is antipodal to its base point (within "
                 f"{CUT_LOCUS_TOL:g} rad); the logarithm is not unique there — perturb the point"
             )
         return log
 
     def _log(self, y: np.ndarray, x: np.ndarray):
         """Unchecked logarithm and angle; ``0`` at the antipode."""
-        theta, w, wnorm = self._angle_and_normal(x, y)
+        return self._log_from(x, y, _dot(x, x), _dot(y, y))
+
+    def _log_from(self, x, y, xx, yy):
+        theta, w, wnorm = self._angle(x, y, xx, yy, normal=True)
         scale = np.divide(theta, wnorm, out=np.zeros_like(theta), where=wnorm > 0)
-        return scale[..., None] * w, theta
+        return np.multiply(w, scale[..., None], out=w), theta
 
     def to_tangent(self, vector, base_point) -> np.ndarray:
         """Orthogonal projection of ambient vectors onto ``T_x S^d``: ``v − ⟨v, x⟩ x``."""
-        x = as_points(self, base_point, "base_point")
-        v = as_float_array(vector, "vector")
-        check_trailing_shape(self, v, "vector")
+        x, xx = self._points(base_point, "base_point")
+        v = as_shaped(self, vector, "vector")
         check_finite(v, "vector")
         batch_shape(self, v, x)
-        return v - (_dot(v, x) / _dot(x, x))[..., None] * x
+        return v - (_dot(v, x) / xx)[..., None] * x
 
     def inner(self, tangent_vec_a, tangent_vec_b, base_point) -> np.ndarray:
         """Riemannian inner product (the Euclidean one of ``R^{d+1}``), shape ``(...)``."""
-        x = as_points(self, base_point, "base_point")
-        u = as_tangent(self, tangent_vec_a, x, "tangent_vec_a")
-        v = as_tangent(self, tangent_vec_b, x, "tangent_vec_b")
+        x, _ = self._points(base_point, "base_point")
+        u = self._tangent(tangent_vec_a, x, "tangent_vec_a")[0]
+        v = self._tangent(tangent_vec_b, x, "tangent_vec_b")[0]
         batch_shape(self, u, v)
         return self._inner(u, v)
 
@@ -226,8 +270,8 @@ class Sphere:
         ``w = x + sign(x_0) e_0``, which maps ``e_0`` to ``∓x``: smooth in ``x`` away from
         ``x_0 = 0`` and free of cancellation.
         """
-        x = as_points(self, base_point, "base_point")
-        x = x / np.sqrt(_dot(x, x))[..., None]
+        x, xx = self._points(base_point, "base_point")
+        x = x / np.sqrt(xx)[..., None]
         w = x.copy()
         w[..., 0] += np.where(x[..., 0] >= 0, 1.0, -1.0)
         eye = np.eye(self.dim + 1)
