@@ -41,6 +41,16 @@ def timed(space, n, seed=0):
     return emb, time.perf_counter() - start
 
 
+def compare_with_best_known(title, space, best_known):
+    print(f"\n### {title}, seed 0\n")
+    print("| N | achieved (deg) | best known (deg) | gap | time (s) |")
+    print("|---|---|---|---|---|")
+    for n, best in best_known.items():
+        emb, dt = timed(space, n)
+        a = np.degrees(emb.separation)
+        print(f"| {n} | {a:.4f} | {best:.4f} | {100 * (best - a) / best:+.3f}% | {dt:.2f} |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few sizes only")
@@ -48,21 +58,8 @@ def main(argv=None):
     tammes = {n: TAMMES[n] for n in ((4, 13, 24) if args.quick else TAMMES)}
     lines = {n: LINES[n] for n in ((4, 12) if args.quick else LINES)}
 
-    print("### S^2 (Tammes), seed 0\n")
-    print("| N | achieved (deg) | best known (deg) | gap | time (s) |")
-    print("|---|---|---|---|---|")
-    for n, best in tammes.items():
-        emb, dt = timed(Sphere(2), n)
-        a = np.degrees(emb.separation)
-        print(f"| {n} | {a:.4f} | {best:.4f} | {100 * (best - a) / best:+.3f}% | {dt:.2f} |")
-
-    print("\n### RP^2 (lines in R^3), seed 0\n")
-    print("| N | achieved (deg) | best known (deg) | gap | time (s) |")
-    print("|---|---|---|---|---|")
-    for n, best in lines.items():
-        emb, dt = timed(ProjectiveSpace(2), n)
-        a = np.degrees(emb.separation)
-        print(f"| {n} | {a:.4f} | {best:.4f} | {100 * (best - a) / best:+.3f}% | {dt:.2f} |")
+    compare_with_best_known("S^2 (Tammes)", Sphere(2), tammes)
+    compare_with_best_known("RP^2 (lines in R^3)", ProjectiveSpace(2), lines)
 
     print("\n### Gr(2, 4) (planes in R^4), seed 0\n")
     print("| N | geodesic separation | chordal² (ours) | simplex bound on chordal² | time (s) |")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_float_array, as_points, check_finite, first_false
+from ._checks import as_dimension, as_float_array, as_points, check_finite, first_false
 from .errors import NotOnManifoldError, ShapeError
 from .grassmannian import Grassmannian
 
@@ -36,8 +36,7 @@ class ProjectiveSpace(Grassmannian):
     """
 
     def __init__(self, dim: int, *, atol: float = 1e-8):
-        super().__init__(dim + 1 if isinstance(dim, int) and not isinstance(dim, bool) else dim,
-                         1, atol=atol)
+        super().__init__(as_dimension(dim, "dim", 1) + 1, 1, atol=atol)
 
     def __repr__(self) -> str:
         return f"ProjectiveSpace(dim={self.n - 1}, atol={self.atol!r})"

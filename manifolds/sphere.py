@@ -175,8 +175,8 @@ class Sphere:
         r"""Geodesic distance (the angle), shape ``(...)``.
 
         ``θ = atan2(|x| |w|, ⟨x, y⟩)`` with ``w`` the component of ``y`` orthogonal to ``x``,
-        taken from the chord ``x ∓ y`` — precise near ``0`` and near ``π``, unlike
-        ``arccos⟨x, y⟩``.
+        taken from the chord ``x ∓ y`` where ``y ≈ ±x`` — precise near ``0`` and near ``π``,
+        unlike ``arccos⟨x, y⟩``.
         """
         x, xx = self._points(x, "x")
         y, yy = self._points(y, "y")

@@ -125,6 +125,22 @@ def test_batches_broadcast():
     assert gr.log(q[None], p[:, None]).shape == (2, 5, 4, 4)
 
 
+def test_broadcast_batches_mixing_near_and_generic_pairs(rng):
+    # the chord path runs on the near rows of a broadcast batch only: results must equal the
+    # pair-by-pair values
+    s = Sphere(4)
+    x = s.random_point(3, rng=rng)
+    y = np.concatenate([x[:2] + 1e-9 * rng.standard_normal((2, 5)), -x[2:] + 1e-7,
+                        s.random_point(2, rng=rng)])
+    y = s.projection(y)
+    d = s.dist(x[:, None], y[None, :])
+    logs = s.log(y[None, :], x[:, None])
+    for i in range(3):
+        for j in range(5):
+            assert d[i, j] == s.dist(x[i], y[j])
+            np.testing.assert_array_equal(logs[i, j], s.log(y[j], x[i]))
+
+
 def test_projective_vector_conversion_round_trip(rng):
     rp = ProjectiveSpace(4)
     v = rng.standard_normal((6, 5))
