@@ -1,9 +1,11 @@
 """Input validation shared by the spaces: dtype, finiteness, shapes, membership, tangency.
 
-A space hands itself to these functions; it provides ``ambient_shape``, ``atol``, ``name``
-and two private measures, ``_deviation(x)`` (how far each point is from the manifold) and
-``_tangent_deviation(v, x)`` (how far each vector is from the tangent space, relative to
-``max(1, |v|)``).
+A space hands itself to these functions; it provides ``ambient_shape``, ``atol`` and
+``name``. :func:`as_points` and :func:`as_tangent` also call two private measures,
+``_deviation(x)`` (how far each point is from the manifold) and ``_tangent_deviation(v, x)``
+(the normal part of each vector relative to ``max(1, |v|)``); a space that computes these
+measures alongside other quantities (``Sphere`` reuses its inner products) calls
+:func:`check_membership` and :func:`check_tangency` directly instead.
 """
 
 from __future__ import annotations

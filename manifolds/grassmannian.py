@@ -10,14 +10,13 @@ import numpy as np
 from ._checks import (
     as_count,
     as_dimension,
-    as_float_array,
     as_generator,
     as_points,
+    as_shaped,
     as_tangent,
     as_tolerance,
     batch_shape,
     check_finite,
-    check_trailing_shape,
     first_false,
 )
 from .errors import CutLocusError, ParameterError
@@ -115,10 +114,6 @@ class Grassmannian:
         trace = np.abs(np.trace(p, axis1=-2, axis2=-1) - self.k)
         return np.maximum(np.maximum(asym, idem), trace)
 
-    def _normal_part(self, v: np.ndarray, p: np.ndarray) -> np.ndarray:
-        """``V − Π_P(V)`` for the orthogonal projection ``Π_P`` onto ``T_P``."""
-        return v - self._project_tangent(v, p)
-
     @staticmethod
     def _project_tangent(v: np.ndarray, p: np.ndarray) -> np.ndarray:
         s = _sym(v)
@@ -126,7 +121,8 @@ class Grassmannian:
         return ps + _mT(ps) - 2.0 * ps @ p
 
     def _tangent_deviation(self, v: np.ndarray, p: np.ndarray) -> np.ndarray:
-        return np.sqrt(_fro2(self._normal_part(v, p))) / np.maximum(1.0, np.sqrt(_fro2(v)))
+        normal = v - self._project_tangent(v, p)
+        return np.sqrt(_fro2(normal)) / np.maximum(1.0, np.sqrt(_fro2(v)))
 
     def _bases(self, p: np.ndarray):
         """Orthonormal bases ``U`` (``n×k``) of the range and ``U⊥`` (``n×(n−k)``) of the kernel."""
@@ -140,8 +136,7 @@ class Grassmannian:
         The measure is the largest of ``|P − Pᵀ|_F``, ``|P² − P|_F`` and ``|tr P − k|``;
         NaN or infinite matrices do not belong. Shape ``(...)``.
         """
-        arr = as_float_array(x, "x")
-        check_trailing_shape(self, arr, "x")
+        arr = as_shaped(self, x, "x")
         tol = self.atol if atol is None else as_tolerance(atol)
         finite = np.isfinite(arr).all(axis=(-2, -1))
         with np.errstate(invalid="ignore", over="ignore"):
@@ -150,8 +145,7 @@ class Grassmannian:
     def projection(self, x) -> np.ndarray:
         """The nearest rank-``k`` projector (Frobenius): ``U Uᵀ`` from the top ``k`` eigenvectors
         of the symmetric part of ``x``."""
-        arr = as_float_array(x, "x")
-        check_trailing_shape(self, arr, "x")
+        arr = as_shaped(self, x, "x")
         check_finite(arr, "x")
         u, _ = self._bases(arr)
         return u @ _mT(u)
@@ -252,8 +246,7 @@ class Grassmannian:
     def to_tangent(self, vector, base_point) -> np.ndarray:
         """Orthogonal projection onto ``T_P``: symmetrize ``S``, then ``PS + SP − 2PSP``."""
         p = as_points(self, base_point, "base_point")
-        v = as_float_array(vector, "vector")
-        check_trailing_shape(self, v, "vector")
+        v = as_shaped(self, vector, "vector")
         check_finite(v, "vector")
         batch_shape(self, v, p)
         return self._project_tangent(v, p)

@@ -19,11 +19,11 @@ def test_exp_log_round_trip_up_to_090_injectivity_radius(space, rng):
     worst = 0.0
     for norm in np.concatenate([np.logspace(-9, 0, 10), np.linspace(0.1, 0.9, 9)
                                 * space.injectivity_radius]):
-        for _ in range(4):
+        for trial in range(4):
             v = random_tangent(space, x, rng, norm)
-            if isinstance(space, Grassmannian) and space.k > 1:
+            if isinstance(space, Grassmannian) and space.k > 1 and trial % 2 == 0:
                 # concentrate the norm on one principal angle too: the hardest direction
-                v = v if _ % 2 else norm * space.tangent_basis(x)[rng.integers(space.dim)]
+                v = norm * space.tangent_basis(x)[rng.integers(space.dim)]
             y = space.exp(v, x)
             assert bool(space.belongs(y, atol=1e-13))
             back = space.log(y, x)
@@ -47,9 +47,14 @@ def test_log_at_cut_locus_raises(space, rng):
         y = w @ w.T
     with pytest.raises(CutLocusError, match="not unique"):
         space.log(y, x)
-    # within the tolerance of the cut locus the answer is still refused, just outside not
-    v = random_tangent(space, x, rng, 1.0)
-    assert np.isfinite(space.log(space.exp(v, x), x)).all()
+    # along a geodesic toward the cut locus: refused within 1e-12 of it, answered at 1e-9
+    e = space.tangent_basis(x)[0]
+    with pytest.raises(CutLocusError):
+        space.log(space.exp((space.injectivity_radius - 1e-14) * e, x), x)
+    near = space.injectivity_radius - 1e-9
+    back = space.log(space.exp(near * e, x), x)
+    # precision degrades like eps / (distance to the cut locus) there, as documented
+    assert np.sqrt(space.inner(back - near * e, back - near * e, x)) < 1e-5
 
 
 @pytest.mark.parametrize("space", SPACES, ids=ids)
