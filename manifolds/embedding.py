@@ -175,6 +175,8 @@ def _polish(space, x: np.ndarray, *, max_iter: int = 200) -> np.ndarray:
         act = np.flatnonzero(d <= dmin + reach)
         ai, aj, ad = i[act], j[act], d[act]
         basis = space.tangent_basis(x)
+        # unchecked logs: at the cut locus (where d is not differentiable) they return some
+        # finite vector; a step built on it is kept only if the true minimum distance grows
         log_ij, _ = space._log(x[aj], x[ai])
         log_ji, _ = space._log(x[ai], x[aj])
         gi = -space._inner(log_ij[:, None], basis[ai]) / ad[:, None]  # (P, dim)
