@@ -1,7 +1,51 @@
 """The paper's Main Theorem: attention digraphs, hub extensions, invariants, density covers.
 
-Holds the command line (:mod:`theorem.cli`) for now; later issues add the combinatorics and
-the constructions. Imports :mod:`manifolds` and :mod:`laws`.
+So far: attention digraphs and named families, hub extensions with their colorings (Lemma
+2.1), the random hub model, the chromatic index with its König coloring, and the command
+line. Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
 """
 
-__all__: list[str] = []
+from .digraph import AttentionDigraph
+from .edge_coloring import chromatic_index, validate_edge_coloring
+from .errors import (
+    DigraphFormatError,
+    InvalidColoringError,
+    InvalidHubExtensionError,
+    SelfLoopError,
+    TheoremError,
+    VertexError,
+)
+from .families import (
+    block_local,
+    complete_bipartite,
+    complete_digraph,
+    directed_cycle,
+    sliding_window,
+    strided,
+    transitive_tournament,
+)
+from .hubs import HubExtension, random_hub_extension
+from .results import Certificate, InvariantResult
+
+__all__ = [
+    "AttentionDigraph",
+    "HubExtension",
+    "random_hub_extension",
+    "transitive_tournament",
+    "complete_bipartite",
+    "complete_digraph",
+    "directed_cycle",
+    "sliding_window",
+    "strided",
+    "block_local",
+    "chromatic_index",
+    "validate_edge_coloring",
+    "Certificate",
+    "InvariantResult",
+    "TheoremError",
+    "SelfLoopError",
+    "VertexError",
+    "DigraphFormatError",
+    "InvalidHubExtensionError",
+    "InvalidColoringError",
+]

@@ -1,0 +1,40 @@
+"""Exceptions raised by :mod:`theorem`.
+
+All subclass :class:`TheoremError` (a :class:`ValueError`); wrong types raise ``TypeError``.
+Messages say what was wrong, where, and how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "TheoremError",
+    "SelfLoopError",
+    "VertexError",
+    "DigraphFormatError",
+    "InvalidHubExtensionError",
+    "InvalidColoringError",
+]
+
+
+class TheoremError(ValueError):
+    """Base class of the value errors raised by :mod:`theorem`."""
+
+
+class SelfLoopError(TheoremError):
+    """A digraph was given a loop ``(v, v)``; attention digraphs are loopless."""
+
+
+class VertexError(TheoremError):
+    """A vertex index is out of range, or vertex labels do not match the vertex count."""
+
+
+class DigraphFormatError(TheoremError):
+    """A digraph file or JSON object cannot be read."""
+
+
+class InvalidHubExtensionError(TheoremError):
+    """A hub extension does not cover the edge set exactly, or a hub has an empty side."""
+
+
+class InvalidColoringError(TheoremError):
+    """Two hubs (or two edges) of one color share a source or a target."""

@@ -1,0 +1,281 @@
+"""Hub extensions of attention digraphs (Lemma 2.1) and their colorings.
+
+A hub ``p`` carries a biclique ``(A_p, B_p)``: ``A_p`` are the vertices with an edge into the
+hub (its sources), ``B_p`` the vertices it points to (its targets). A hub extension of
+``(V, E)`` satisfies axiom 1 exactly: ``⋃_p A_p × B_p = E``. A *coloring* gives each hub a
+color so that two hubs sharing a source or a target differ (DESIGN.md §1).
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from manifolds._checks import as_generator
+
+from .digraph import AttentionDigraph
+from .errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
+
+__all__ = ["HubExtension", "random_hub_extension"]
+
+
+def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
+    items = list(side)
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"hub {hub}: {name} vertices must be integers, got {v!r}")
+    return frozenset(int(v) for v in items)
+
+
+@dataclass(frozen=True, eq=False)
+class HubExtension:
+    r"""Hubs as (sources, targets) pairs of vertex sets, optionally colored.
+
+    Parameters
+    ----------
+    hubs : iterable of (iterable of int, iterable of int)
+        ``(A_p, B_p)`` per hub.
+    colors : sequence of int, optional
+        One color per hub; a hub extension with colors is a *colored* hub extension.
+        Colors are checked by :meth:`validate_coloring` (and by :meth:`validate`).
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    >>> ext.validate(transitive_tournament(3))
+    >>> ext.conflict_matrix().astype(int).tolist()   # the hubs share the target 2
+    [[0, 1], [1, 0]]
+    """
+
+    sources: tuple[frozenset[int], ...]
+    targets: tuple[frozenset[int], ...]
+    colors: tuple[int, ...] | None = None
+
+    def __init__(self, hubs, colors=None):
+        pairs = list(hubs)
+        sources, targets = [], []
+        for p, pair in enumerate(pairs):
+            try:
+                a, b = pair
+            except (TypeError, ValueError):
+                raise TypeError(f"hub {p} must be a pair (sources, targets), got {pair!r}") from None
+            sources.append(_vertex_set(a, p, "source"))
+            targets.append(_vertex_set(b, p, "target"))
+        object.__setattr__(self, "sources", tuple(sources))
+        object.__setattr__(self, "targets", tuple(targets))
+        if colors is not None:
+            colors = tuple(colors)
+            for c in colors:
+                if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c < 0:
+                    raise InvalidColoringError(
+                        f"colors must be non-negative integers, got {c!r}")
+            if len(colors) != len(pairs):
+                raise InvalidColoringError(
+                    f"{len(colors)} colors for {len(pairs)} hubs; give one color per hub")
+            colors = tuple(int(c) for c in colors)
+        object.__setattr__(self, "colors", colors)
+
+    # -- views -------------------------------------------------------------------------------
+    @property
+    def n_hubs(self) -> int:
+        return len(self.sources)
+
+    @property
+    def n_colors(self) -> int:
+        """Number of distinct colors (0 when uncolored)."""
+        return len(set(self.colors)) if self.colors is not None else 0
+
+    @property
+    def hubs(self) -> list[tuple[list[int], list[int]]]:
+        """``[(sorted A_p, sorted B_p), ...]``."""
+        return [(sorted(a), sorted(b)) for a, b in zip(self.sources, self.targets)]
+
+    def with_colors(self, colors) -> "HubExtension":
+        return HubExtension(self.hubs, colors)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, HubExtension) and self.sources == other.sources
+                and self.targets == other.targets and self.colors == other.colors)
+
+    def __hash__(self) -> int:
+        return hash((self.sources, self.targets, self.colors))
+
+    def __repr__(self) -> str:
+        col = f", colors={list(self.colors)}" if self.colors is not None else ""
+        return f"HubExtension({self.hubs}{col})"
+
+    def incidence(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Boolean ``(n_hubs, N)`` matrices ``S`` and ``T``: ``S[p, a] = a ∈ A_p``,
+        ``T[p, b] = b ∈ B_p``. The covered pairs are ``Sᵀ T > 0``."""
+        s = np.zeros((self.n_hubs, n), dtype=bool)
+        t = np.zeros((self.n_hubs, n), dtype=bool)
+        for p, (a, b) in enumerate(zip(self.sources, self.targets)):
+            for side, matrix, name in ((a, s, "source"), (b, t, "target")):
+                bad = [v for v in side if not 0 <= v < n]
+                if bad:
+                    raise VertexError(f"hub {p} has {name} vertex {bad[0]}, but vertices are "
+                                      f"0..{n - 1}")
+                matrix[p, sorted(side)] = True
+        return s, t
+
+    # -- axiom 1 -----------------------------------------------------------------------------
+    def validate(self, digraph: AttentionDigraph) -> None:
+        """Check axiom 1 exactly, ``⋃_p A_p × B_p = E``, with non-empty sides, and the coloring
+        if there is one. Raises :class:`InvalidHubExtensionError` naming a hub with an empty
+        side, an extra pair (covered but not an edge) or a missing edge.
+        """
+        if not isinstance(digraph, AttentionDigraph):
+            raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
+        s, t = self.incidence(digraph.n)
+        empty = ~s.any(axis=1) | ~t.any(axis=1)
+        if empty.any():
+            p = int(np.argmax(empty))
+            raise InvalidHubExtensionError(
+                f"hub {p} has an empty {'source' if not s[p].any() else 'target'} side; "
+                "every hub carries a biclique with both sides non-empty — drop it")
+        covered = (s.T.astype(np.int64) @ t.astype(np.int64)) > 0
+        edges = digraph.adjacency.astype(bool)
+        extra = covered & ~edges
+        if extra.any():
+            a, b = map(int, np.argwhere(extra)[0])
+            p = int(np.argmax(s[:, a] & t[:, b]))
+            raise InvalidHubExtensionError(
+                f"hub {p} covers ({a}, {b}), which is not an edge"
+                + (" (a loop)" if a == b else "") + "; remove it from the hub's sides")
+        missing = edges & ~covered
+        if missing.any():
+            a, b = map(int, np.argwhere(missing)[0])
+            raise InvalidHubExtensionError(
+                f"edge ({a}, {b}) is covered by no hub; add a hub or enlarge one")
+        if self.colors is not None:
+            self.validate_coloring()
+
+    # -- colorings ---------------------------------------------------------------------------
+    def conflict_matrix(self) -> np.ndarray:
+        """The hub-conflict graph as a boolean ``(n_hubs, n_hubs)`` matrix: hubs ``p ≠ q``
+        conflict when they share a source or a target."""
+        n = 1 + max((max(a | b) for a, b in zip(self.sources, self.targets) if a | b),
+                    default=-1)
+        s, t = self.incidence(n)
+        s, t = s.astype(np.int64), t.astype(np.int64)
+        conflict = ((s @ s.T) > 0) | ((t @ t.T) > 0)
+        np.fill_diagonal(conflict, False)
+        return conflict
+
+    def conflict_graph(self):
+        """The hub-conflict graph as a ``networkx.Graph`` on ``0..n_hubs-1``."""
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(self.n_hubs))
+        g.add_edges_from(map(tuple, np.argwhere(np.triu(self.conflict_matrix())).tolist()))
+        return g
+
+    def validate_coloring(self, colors=None) -> None:
+        """Check that hubs of one color share no source and no target.
+
+        ``colors`` defaults to the extension's own. Raises :class:`InvalidColoringError` naming
+        the two conflicting hubs and the shared vertex.
+        """
+        ext = self if colors is None else self.with_colors(colors)
+        if ext.colors is None:
+            raise InvalidColoringError("this hub extension has no colors; pass colors=[...]")
+        c = np.asarray(ext.colors)
+        clash = ext.conflict_matrix() & (c[:, None] == c[None, :])
+        if clash.any():
+            p, q = map(int, np.argwhere(clash)[0])
+            shared_a, shared_b = ext.sources[p] & ext.sources[q], ext.targets[p] & ext.targets[q]
+            what = (f"source {min(shared_a)}" if shared_a else f"target {min(shared_b)}")
+            raise InvalidColoringError(
+                f"hubs {p} and {q} both have color {c[p]} and share the {what}; give them "
+                "different colors")
+
+    # -- Lemma 2.1: a biclique cover is a hub extension, and back ------------------------------
+    @classmethod
+    def from_biclique_cover(cls, bicliques) -> "HubExtension":
+        """One hub per biclique ``(A, B)`` (Lemma 2.1, cover → hubs)."""
+        return cls(bicliques)
+
+    def bicliques(self) -> list[tuple[list[int], list[int]]]:
+        """The bicliques ``(A_p, B_p)`` (Lemma 2.1, hubs → cover)."""
+        return self.hubs
+
+    def extended_digraph(self, n: int) -> AttentionDigraph:
+        """The digraph ``(Ṽ, Ẽ)`` on ``V ∪ H``: hub ``p`` is vertex ``n + p``, with edges
+        ``a → n + p`` for ``a ∈ A_p`` and ``n + p → b`` for ``b ∈ B_p``."""
+        edges = [(a, n + p) for p, side in enumerate(self.sources) for a in sorted(side)]
+        edges += [(n + p, b) for p, side in enumerate(self.targets) for b in sorted(side)]
+        return AttentionDigraph(n + self.n_hubs, edges)
+
+    @classmethod
+    def from_extended_digraph(cls, extended: AttentionDigraph, n: int) -> "HubExtension":
+        """Read the hubs back from an extended digraph whose vertices ``n..`` are hubs; edges
+        must run between ``V`` and ``H`` only (axiom 2)."""
+        e = extended.edges
+        inside = (e < n)
+        if (inside[:, 0] == inside[:, 1]).any():
+            a, b = e[inside[:, 0] == inside[:, 1]][0].tolist()
+            raise InvalidHubExtensionError(
+                f"edge ({a}, {b}) does not join a vertex (< {n}) and a hub (≥ {n})")
+        hubs = [(set(), set()) for _ in range(extended.n - n)]
+        for a, b in e.tolist():
+            if a < n:
+                hubs[b - n][0].add(a)
+            else:
+                hubs[a - n][1].add(b)
+        return cls(hubs)
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """``{"hubs": [[sources, targets], ...], "colors": [...] or null}``."""
+        return {"hubs": [[a, b] for a, b in self.hubs],
+                "colors": list(self.colors) if self.colors is not None else None}
+
+    @classmethod
+    def from_json(cls, obj) -> "HubExtension":
+        if isinstance(obj, str):
+            obj = json.loads(obj)
+        if not isinstance(obj, dict) or "hubs" not in obj:
+            raise TheoremError('a hub extension JSON object has the key "hubs"')
+        return cls(obj["hubs"], obj.get("colors"))
+
+
+def random_hub_extension(n: int, n_hubs: int, p: float, rng=None):
+    r"""The random hub model: a digraph with its planted hub extension.
+
+    Each of the ``n · n_hubs`` vertex–hub pairs is joined independently with probability
+    ``p``; the joining edge points into the hub or out of it with probability ½ each. Hubs
+    with an empty side are dropped (``n_hubs`` of the result is the effective count). Edge
+    density is about ``1 − (1 − p²/4)^{n_hubs}``.
+
+    Returns
+    -------
+    (AttentionDigraph, HubExtension)
+
+    Examples
+    --------
+    >>> g, ext = random_hub_extension(30, 5, 0.4, rng=1)
+    >>> ext.validate(g); ext.n_hubs <= 5
+    True
+    """
+    for value, name in ((n, "n"), (n_hubs, "n_hubs")):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+        if value < 0:
+            raise VertexError(f"{name} must be non-negative, got {value}")
+    if not isinstance(p, numbers.Real) or not 0.0 <= p <= 1.0:
+        raise TheoremError(f"p must be a probability in [0, 1], got {p!r}")
+    gen = as_generator(rng)
+    joined = gen.random((n_hubs, n)) < p
+    into = gen.random((n_hubs, n)) < 0.5
+    s, t = joined & into, joined & ~into
+    keep = s.any(axis=1) & t.any(axis=1)
+    s, t = s[keep], t[keep]
+    adjacency = (s.T.astype(np.int64) @ t.astype(np.int64)) > 0
+    digraph = AttentionDigraph.from_adjacency(adjacency.astype(np.uint8))
+    hubs = [(np.flatnonzero(a).tolist(), np.flatnonzero(b).tolist()) for a, b in zip(s, t)]
+    return digraph, HubExtension(hubs)
