@@ -1,8 +1,8 @@
 """The paper's Main Theorem: attention digraphs, hub extensions, invariants, density covers.
 
 So far: attention digraphs and named families, hub extensions with their colorings (Lemma
-2.1), the random hub model, the chromatic index with its König coloring, and the command
-line. Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
+2.1), the random hub model, the invariants ``b``, ``χ_hub`` and ``χ'`` with witnesses and
+certificates, and the command line. Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
 """
 
 from .digraph import AttentionDigraph
@@ -25,6 +25,14 @@ from .families import (
     transitive_tournament,
 )
 from .hubs import HubExtension, random_hub_extension
+from .invariants import (
+    biclique_cover_number,
+    fooling_set,
+    hub_chromatic_index,
+    is_fooling_set,
+    real_rank,
+    sperner_number,
+)
 from .results import Certificate, InvariantResult
 
 __all__ = [
@@ -39,6 +47,12 @@ __all__ = [
     "strided",
     "block_local",
     "chromatic_index",
+    "biclique_cover_number",
+    "hub_chromatic_index",
+    "real_rank",
+    "fooling_set",
+    "is_fooling_set",
+    "sperner_number",
     "validate_edge_coloring",
     "Certificate",
     "InvariantResult",

@@ -1,0 +1,177 @@
+"""b and χ_hub: the paper's examples, brute force on every digraph with ≤ 4 vertices (up to
+isomorphism), UNSAT claims re-checked by a second solver, properties on random inputs."""
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from theorem.digraph import AttentionDigraph
+from theorem.edge_coloring import chromatic_index
+from theorem.families import complete_bipartite, complete_digraph, transitive_tournament
+from theorem.hubs import random_hub_extension
+from theorem.invariants import (
+    biclique_cover_cnf,
+    biclique_cover_number,
+    difunctional_cover_cnf,
+    hub_chromatic_index,
+    is_fooling_set,
+    real_rank,
+    sperner_number,
+)
+
+
+# -- independent references ------------------------------------------------------------------
+def _min_cover(universe, candidates):
+    """Least number of candidate sets whose union is ``universe`` (exhaustive)."""
+    if not universe:
+        return 0
+    for k in itertools.count(1):
+        if any(frozenset().union(*combo) == universe
+               for combo in itertools.combinations(candidates, k)):
+            return k
+
+
+def _maximal(sets):
+    return [s for s in sets if not any(s < t for t in sets)]
+
+
+def brute_b(g):
+    m, n = g.adjacency.astype(bool), g.n
+    subsets = [s for r in range(1, n + 1) for s in itertools.combinations(range(n), r)]
+    bicliques = {frozenset((a, b) for a in A for b in B)
+                 for A in subsets for B in subsets if m[np.ix_(A, B)].all()}
+    return _min_cover(frozenset(map(tuple, g.edges.tolist())), _maximal(list(bicliques)))
+
+
+def is_difunctional(relation):
+    r = set(relation)
+    return all((a, d) in r for (a, b) in r for (c, bb) in r if bb == b for (cc, d) in r if cc == c)
+
+
+def brute_hub(g):
+    edges = list(map(tuple, g.edges.tolist()))
+    relations = [frozenset(s) for r in range(1, len(edges) + 1)
+                 for s in itertools.combinations(edges, r) if is_difunctional(s)]
+    return _min_cover(frozenset(edges), _maximal(relations))
+
+
+@lru_cache(maxsize=None)
+def digraphs_up_to_isomorphism(n):
+    pairs = [(a, b) for a in range(n) for b in range(n) if a != b]
+    perms = list(itertools.permutations(range(n)))
+    seen, out = set(), []
+    for bits in itertools.product((0, 1), repeat=len(pairs)):
+        edges = frozenset(p for p, bit in zip(pairs, bits) if bit)
+        canon = min(tuple(sorted((s[a], s[b]) for a, b in edges)) for s in perms)
+        if canon not in seen:
+            seen.add(canon)
+            out.append(AttentionDigraph(n, sorted(edges)))
+    return out
+
+
+def test_there_are_218_digraphs_on_four_vertices():
+    assert len(digraphs_up_to_isomorphism(4)) == 218
+
+
+def _second_solver_agrees_unsat(g, result):
+    """Re-encode 'one less than the value' and refute it with Glucose 4."""
+    if result.value == 0 or result.certificate.kind != "unsat":
+        return
+    if result.name == "biclique_cover_number":
+        clauses, _ = biclique_cover_cnf(g, result.value - 1)
+    else:
+        clauses, _ = difunctional_cover_cnf(g, result.value - 1)
+    with Solver(name="glucose4", bootstrap_with=clauses) as s:
+        assert s.solve() is False
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_every_small_digraph_against_brute_force(n):
+    for g in digraphs_up_to_isomorphism(n):
+        b, h, c = biclique_cover_number(g), hub_chromatic_index(g), chromatic_index(g)
+        assert b.optimal and h.optimal and c.optimal
+        assert b.value == brute_b(g), g.edges.tolist()
+        assert h.value == brute_hub(g), g.edges.tolist()
+        b.witness.validate(g)
+        h.witness.validate(g)
+        assert h.witness.n_colors == h.value and b.witness.n_hubs == b.value
+        assert h.value <= c.value
+        _second_solver_agrees_unsat(g, b)
+        _second_solver_agrees_unsat(g, h)
+
+
+def test_paper_examples():
+    t3 = transitive_tournament(3)
+    assert (biclique_cover_number(t3).value, hub_chromatic_index(t3).value,
+            chromatic_index(t3).value) == (2, 2, 2)
+    k34 = complete_bipartite(3, 4)
+    assert (biclique_cover_number(k34).value, hub_chromatic_index(k34).value,
+            chromatic_index(k34).value) == (1, 1, 4)
+
+
+def test_complete_digraphs_meet_the_sperner_number():
+    assert [sperner_number(m) for m in (1, 2, 3, 4, 6, 7, 10, 11, 20, 21, 35)] == \
+        [0, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+    for n in range(3, 10):
+        r = biclique_cover_number(complete_digraph(n), time_limit=30)
+        assert r.optimal and r.value == sperner_number(n)
+
+
+def test_lower_bound_certificates_are_checkable():
+    g, _ = random_hub_extension(25, 6, 0.35, rng=4)
+    r = biclique_cover_number(g)
+    if r.certificate.kind == "fooling-set":
+        edges = r.certificate.data["edges"]
+        assert len(edges) == r.lower_bound and is_fooling_set(g, edges)
+    assert not is_fooling_set(transitive_tournament(3), [(0, 1), (0, 2)])
+
+
+def test_real_rank_bounds_neither_way():
+    # b < rank: the complete digraph on 6 vertices has b = σ(6) = 4, rank 6
+    k6 = complete_digraph(6)
+    assert biclique_cover_number(k6).value == 4 < real_rank(k6) == 6
+    # b > rank: rows 1100, 1010, 0101, 0011 (sources 0..3 acting on targets 4..7) have real
+    # rank 3 (r1 + r4 = r2 + r3) but no two edges of different stars share a biclique
+    rows = np.array([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 1]])
+    m = np.zeros((8, 8), dtype=int)
+    m[:4, 4:] = rows
+    g = AttentionDigraph.from_adjacency(m)
+    b = biclique_cover_number(g)
+    assert real_rank(g) == 3 < b.value == brute_b(g) == 4
+
+
+def test_time_limit_returns_bounds_not_a_guess():
+    g, _ = random_hub_extension(40, 20, 0.5, rng=0)
+    r = biclique_cover_number(g, time_limit=1.0)
+    assert r.elapsed < 5.0
+    assert r.lower_bound <= r.value == r.upper_bound
+    assert r.optimal == (r.lower_bound == r.upper_bound)
+    r.witness.validate(g)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 9), hubs=st.integers(1, 5),
+       p=st.floats(0.2, 0.8))
+def test_properties_on_random_hub_digraphs(seed, n, hubs, p):
+    g, planted = random_hub_extension(n, hubs, p, rng=seed)
+    b = biclique_cover_number(g, time_limit=20)
+    h = hub_chromatic_index(g, time_limit=20)
+    c = chromatic_index(g)
+    for r in (b, h, c):
+        assert r.lower_bound <= r.value <= r.upper_bound
+    b.witness.validate(g)
+    h.witness.validate(g)
+    assert b.value <= g.n_edges and b.value <= planted.n_hubs
+    assert h.value <= c.value
+
+
+def test_bad_input():
+    with pytest.raises(TypeError):
+        biclique_cover_number("K3")
+    with pytest.raises(ValueError):
+        hub_chromatic_index(complete_digraph(3), time_limit=0)

@@ -1,0 +1,371 @@
+"""Exact invariants of attention digraphs, each with a witness and a lower-bound certificate.
+
+``biclique_cover_number`` (``b``, the Boolean rank of ``M``) and ``hub_chromatic_index``
+(``χ_hub``) are NP-hard: a heuristic gives the upper bound and its witness, a bound theorem
+applied to a structure found in the input gives the lower bound, and SAT (CaDiCaL) closes
+the gap, one UNSAT result at a time. A time limit returns both bounds with
+``optimal=False``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+from math import comb
+
+import numpy as np
+
+from .digraph import AttentionDigraph
+from .edge_coloring import chromatic_index
+from .hubs import HubExtension
+from .results import Certificate, InvariantResult
+from .sat import SOLVER, solve_within
+
+__all__ = [
+    "biclique_cover_number",
+    "hub_chromatic_index",
+    "fooling_set",
+    "is_fooling_set",
+    "sperner_number",
+    "biclique_cover_cnf",
+    "difunctional_cover_cnf",
+    "real_rank",
+]
+
+
+def _deadline(time_limit) -> float | None:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise TypeError(f"time_limit must be seconds (a number), not {type(time_limit).__name__}")
+    if not time_limit > 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    return time.monotonic() + float(time_limit)
+
+
+def _check(digraph) -> None:
+    if not isinstance(digraph, AttentionDigraph):
+        raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
+
+
+def real_rank(digraph: AttentionDigraph) -> int:
+    """``rank_R(M)``; reported beside ``b``, which it neither bounds above nor below."""
+    return int(np.linalg.matrix_rank(digraph.adjacency.astype(float))) if digraph.n else 0
+
+
+# -- lower bounds ------------------------------------------------------------------------------
+def is_fooling_set(digraph: AttentionDigraph, edges) -> bool:
+    """Whether edges are pairwise *fooling*: for ``(a, b) ≠ (c, d)`` in the set, ``(a, d)`` or
+    ``(c, b)`` is not an edge — then no biclique holds two of them, so ``b ≥`` the set's size."""
+    m = digraph.adjacency.astype(bool)
+    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    if not m[e[:, 0], e[:, 1]].all():
+        return False
+    both = m[e[:, 0][:, None], e[:, 1][None, :]] & m[e[:, 0][None, :], e[:, 1][:, None]]
+    np.fill_diagonal(both, False)
+    return not both.any()
+
+
+def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, rng=0) -> np.ndarray:
+    """A large fooling set, greedily (edges of low degree first, then random orders)."""
+    m = digraph.adjacency.astype(bool)
+    e = digraph.edges
+    if not len(e):
+        return e.copy()
+    gen = np.random.default_rng(rng)
+    weight = digraph.out_degrees[e[:, 0]] + digraph.in_degrees[e[:, 1]]
+    orders = [np.argsort(weight, kind="stable")] + [gen.permutation(len(e)) for _ in range(tries)]
+    best = e[:0]
+    for order in orders:
+        alive = np.ones(len(e), dtype=bool)
+        chosen = []
+        for i in order:
+            if not alive[i]:
+                continue
+            a, b = e[i]
+            chosen.append(i)
+            alive &= ~(m[a, e[:, 1]] & m[e[:, 0], b])  # edges sharing a biclique with (a, b)
+        if len(chosen) > len(best):
+            best = e[chosen]
+    return best
+
+
+def sperner_number(m: int) -> int:
+    """``σ(m)``: least ``k`` with ``C(k, ⌊k/2⌋) ≥ m`` — the Boolean rank of the complete
+    digraph on ``m`` vertices (de Caen, Gregory & Pullman, 1981)."""
+    k = 0
+    while comb(k, k // 2) < m:
+        k += 1
+    return k
+
+
+def _mutual_clique(digraph: AttentionDigraph) -> list[int]:
+    """A large set of vertices joined both ways pairwise (greedy, highest mutual degree first)."""
+    m = digraph.adjacency.astype(bool)
+    mutual = m & m.T
+    order = np.argsort(-mutual.sum(axis=1), kind="stable")
+    clique: list[int] = []
+    for v in order:
+        if all(mutual[v, u] for u in clique):
+            clique.append(int(v))
+    return clique
+
+
+# -- upper bound ------------------------------------------------------------------------------
+def _greedy_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
+    """Greedy biclique cover: repeatedly take the star-closure biclique (``B = N⁺(a)``,
+    ``A = {a' : N⁺(a') ⊇ B}``, or the same on in-stars) covering most uncovered edges."""
+    m = digraph.adjacency.astype(np.int64)
+    uncovered = m.astype(bool).copy()
+    cover = []
+    while uncovered.any():
+        best = None
+        for mat, flip in ((m, False), (m.T, True)):
+            u = (uncovered.T if flip else uncovered).astype(np.int64)
+            deg = mat.sum(axis=1)
+            contains = (mat @ mat.T) == deg[None, :]          # contains[a', a]: N(a') ⊇ N(a)
+            contains &= (deg > 0)[None, :]
+            gain = (contains * (u @ mat.T)).sum(axis=0)        # uncovered edges in A_a × N(a)
+            a = int(np.argmax(gain))
+            if best is None or gain[a] > best[0]:
+                rows = np.flatnonzero(contains[:, a]).tolist()
+                cols = np.flatnonzero(mat[a]).tolist()
+                best = (gain[a], (cols, rows) if flip else (rows, cols))
+        sources, targets = best[1]
+        cover.append((sources, targets))
+        uncovered[np.ix_(sources, targets)] = False
+    return cover
+
+
+# -- SAT encodings ------------------------------------------------------------------------------
+def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=()):
+    """CNF (list of clauses) satisfiable iff ``E`` is covered by ``k`` bicliques.
+
+    Variables: ``x(v, j) = v ∈ A_j`` is ``1 + v·k + j``; ``y(v, j) = v ∈ B_j`` is
+    ``1 + N·k + v·k + j``; ``z(e, j)`` (edge ``e`` in biclique ``j``) follows. Non-edges
+    ``(a, b)`` (loops included) forbid ``a ∈ A_j ∧ b ∈ B_j``; each edge lies in some biclique.
+    The ``i``-th edge of a fooling set is put in biclique ``i`` (symmetry breaking, sound
+    because fooling edges need distinct bicliques). Returns ``(clauses, decode)``, where
+    ``decode(model)`` gives the bicliques.
+    """
+    n, e = digraph.n, digraph.edges
+    x = lambda v, j: 1 + v * k + j  # noqa: E731
+    y = lambda v, j: 1 + n * k + v * k + j  # noqa: E731
+    z = lambda i, j: 1 + 2 * n * k + i * k + j  # noqa: E731
+    m = digraph.adjacency.astype(bool)
+    clauses = []
+    for a, b in np.argwhere(~m).tolist():
+        clauses.extend([-x(a, j), -y(b, j)] for j in range(k))
+    for i, (a, b) in enumerate(e.tolist()):
+        clauses.append([z(i, j) for j in range(k)])
+        for j in range(k):
+            clauses.append([-z(i, j), x(a, j)])
+            clauses.append([-z(i, j), y(b, j)])
+    index = {tuple(p): i for i, p in enumerate(e.tolist())}
+    for j, f in enumerate(np.asarray(fooling).reshape(-1, 2).tolist()[:k]):
+        clauses.append([z(index[tuple(f)], j)])
+
+    def decode(model):
+        true = set(v for v in model if v > 0)
+        cover = []
+        for j in range(k):
+            sources = [v for v in range(n) if x(v, j) in true]
+            targets = [v for v in range(n) if y(v, j) in true]
+            if sources and targets:
+                cover.append((sources, targets))
+        return cover
+
+    return clauses, decode
+
+
+def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                          solver: str = SOLVER) -> InvariantResult:
+    """Least number of bicliques whose union is the edge set (the Boolean rank of ``M``).
+
+    A biclique is a pair ``(A, B)`` with ``A × B ⊆ E``. By Lemma 2.1 this is also the least
+    number of hubs in a hub extension. Upper bound: greedy star-closure bicliques, then SAT
+    below it. Lower bound: the larger of a fooling set (edges pairwise in no common
+    biclique) and ``σ(m)`` for a complete subdigraph on ``m`` vertices (de Caen–Gregory–
+    Pullman), or UNSAT for one less than the best cover.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    time_limit : float, optional
+        Seconds. When it runs out the result holds both bounds and ``optimal=False``.
+
+    Returns
+    -------
+    InvariantResult
+        ``witness``: the cover as a :class:`HubExtension`; ``certificate``: what proves the
+        lower bound.
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> result = biclique_cover_number(transitive_tournament(3))
+    >>> result.value, result.optimal
+    (2, True)
+    """
+    _check(digraph)
+    start = time.perf_counter()
+    deadline = _deadline(time_limit)
+    if digraph.n_edges == 0:
+        return InvariantResult("biclique_cover_number", 0, 0, 0, True, HubExtension([]),
+                               Certificate("empty", "no edges"), time.perf_counter() - start)
+    cover = _greedy_cover(digraph)
+    fooling = fooling_set(digraph)
+    clique = _mutual_clique(digraph)
+    lower = len(fooling)
+    certificate = Certificate(
+        "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
+        {"edges": fooling.tolist()})
+    if sperner_number(len(clique)) > lower:
+        lower = sperner_number(len(clique))
+        certificate = Certificate(
+            "complete-subdigraph",
+            f"vertices {clique} are pairwise joined both ways; the complete digraph on "
+            f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = {lower} "
+            "(de Caen, Gregory & Pullman 1981)", {"vertices": clique})
+    while len(cover) > lower:
+        k = len(cover) - 1
+        clauses, decode = biclique_cover_cnf(digraph, k, fooling)
+        ok, model = solve_within(clauses, deadline, solver=solver)
+        if ok is None:
+            break
+        if ok:
+            cover = decode(model)
+        else:
+            lower = k + 1
+            certificate = Certificate(
+                "unsat", f"no cover by {k} bicliques ({solver})",
+                {"k": k, "solver": solver, "fooling_set": fooling.tolist()})
+    witness = HubExtension(cover)
+    witness.validate(digraph)
+    return InvariantResult("biclique_cover_number", len(cover), lower, len(cover),
+                           len(cover) == lower, witness, certificate,
+                           time.perf_counter() - start)
+
+
+# -- hub-chromatic index ------------------------------------------------------------------------
+def _difunctional_triples(digraph: AttentionDigraph):
+    """Index triples ``(i, j, l)`` of edges ``(a,b), (a',b), (a',b')`` (``a ≠ a'``,
+    ``b ≠ b'``) with the index of ``(a, b')`` or ``-1`` when it is not an edge: a class
+    holding all three must hold ``(a, b')`` (``R Rᵀ R ⊆ R``)."""
+    n = digraph.n
+    index = -np.ones((n, n), dtype=np.int64)
+    index[digraph.edges[:, 0], digraph.edges[:, 1]] = np.arange(digraph.n_edges)
+    out = []
+    for b in range(n):
+        sources = np.flatnonzero(index[:, b] >= 0)
+        for a in sources:
+            for a2 in sources[sources != a]:
+                targets = np.flatnonzero(index[a2] >= 0)
+                targets = targets[targets != b]
+                i, j = int(index[a, b]), int(index[a2, b])
+                out.extend((i, j, l, c) for l, c in zip(index[a2, targets].tolist(),
+                                                         index[a, targets].tolist()))
+    return out
+
+
+def difunctional_cover_cnf(digraph: AttentionDigraph, h: int, triples=None):
+    """CNF satisfiable iff ``E`` is the union of ``h`` difunctional relations ``R_c ⊆ E``.
+
+    Variable ``1 + i·h + c`` says edge ``i`` lies in class ``c``. Each edge is in some class;
+    for every path ``(a,b), (a',b), (a',b')`` a class holding the three holds ``(a, b')``
+    (impossible when it is not an edge). Edge 0 is put in class 0 (symmetry breaking).
+    Returns ``(clauses, decode)``; ``decode(model)`` gives the colored hub extension.
+    """
+    z = lambda i, c: 1 + i * h + c  # noqa: E731
+    triples = _difunctional_triples(digraph) if triples is None else triples
+    clauses = [[z(i, c) for c in range(h)] for i in range(digraph.n_edges)]
+    for i, j, l, close in triples:
+        for c in range(h):
+            clause = [-z(i, c), -z(j, c), -z(l, c)]
+            clauses.append(clause + [z(close, c)] if close >= 0 else clause)
+    if digraph.n_edges and h:
+        clauses.append([z(0, 0)])
+
+    def decode(model):
+        true = set(v for v in model if v > 0)
+        hubs, colors = [], []
+        for c in range(h):
+            members = [i for i in range(digraph.n_edges) if z(i, c) in true]
+            rows: dict[int, set[int]] = {}
+            for i in members:
+                a, b = digraph.edges[i].tolist()
+                rows.setdefault(a, set()).add(b)
+            groups: dict[frozenset, list[int]] = {}
+            for a, targets in rows.items():
+                groups.setdefault(frozenset(targets), []).append(a)
+            for targets, sources in groups.items():
+                hubs.append((sources, sorted(targets)))
+                colors.append(c)
+        return HubExtension(hubs, colors)
+
+    return clauses, decode
+
+
+def _colored_greedy(digraph: AttentionDigraph) -> HubExtension:
+    """The greedy biclique cover, its hubs colored by DSatur on the conflict graph."""
+    import networkx as nx
+
+    ext = HubExtension(_greedy_cover(digraph))
+    coloring = nx.greedy_color(ext.conflict_graph(), strategy="saturation_largest_first")
+    return ext.with_colors([coloring[p] for p in range(ext.n_hubs)])
+
+
+def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                        solver: str = SOLVER) -> InvariantResult:
+    """Least chromatic index over all hub extensions of ``digraph``.
+
+    Equivalently the least ``h`` such that ``E`` is covered by ``h`` difunctional relations
+    ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the better of the König edge coloring (``χ'``
+    classes, each a matching) and the greedy cover colored by DSatur; then SAT below it.
+    Lower bound: ``1`` for a non-empty edge set, or UNSAT for one less than the best.
+
+    Returns
+    -------
+    InvariantResult
+        ``witness``: a colored :class:`HubExtension` with ``value`` colors (validated);
+        ``certificate``: what proves the lower bound.
+
+    Examples
+    --------
+    >>> from theorem.families import complete_bipartite
+    >>> hub_chromatic_index(complete_bipartite(3, 4)).value
+    1
+    """
+    _check(digraph)
+    start = time.perf_counter()
+    deadline = _deadline(time_limit)
+    if digraph.n_edges == 0:
+        return InvariantResult("hub_chromatic_index", 0, 0, 0, True, HubExtension([], []),
+                               Certificate("empty", "no edges"), time.perf_counter() - start)
+    greedy = _colored_greedy(digraph)
+    koenig = chromatic_index(digraph)
+    if koenig.value < greedy.n_colors:
+        witness = HubExtension([([a], [b]) for a, b in digraph.edges.tolist()],
+                               koenig.witness.tolist())
+    else:
+        witness = greedy
+    lower = 1
+    certificate = Certificate("non-empty", "one edge needs one color")
+    triples = None
+    while witness.n_colors > lower:
+        h = witness.n_colors - 1
+        triples = _difunctional_triples(digraph) if triples is None else triples
+        clauses, decode = difunctional_cover_cnf(digraph, h, triples)
+        ok, model = solve_within(clauses, deadline, solver=solver)
+        if ok is None:
+            break
+        if ok:
+            witness = decode(model)
+        else:
+            lower = h + 1
+            certificate = Certificate("unsat", f"no cover by {h} difunctional relations "
+                                      f"({solver})", {"h": h, "solver": solver})
+    witness.validate(digraph)
+    value = witness.n_colors
+    return InvariantResult("hub_chromatic_index", value, lower, value, value == lower,
+                           witness, certificate, time.perf_counter() - start)
