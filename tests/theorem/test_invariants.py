@@ -175,3 +175,25 @@ def test_bad_input():
         biclique_cover_number("K3")
     with pytest.raises(ValueError):
         hub_chromatic_index(complete_digraph(3), time_limit=0)
+
+
+@pytest.mark.parametrize("g", [transitive_tournament(3), complete_bipartite(2, 3),
+                               complete_digraph(5), transitive_tournament(6),
+                               random_hub_extension(9, 5, 0.5, rng=3)[0]],
+                         ids=["T3", "K23", "K5", "T6", "random"])
+def test_pareto_front(g):
+    from theorem.pareto import colored_cover_cnf, hub_pareto_front
+
+    front = hub_pareto_front(g, time_limit=60)
+    b, h = biclique_cover_number(g).value, hub_chromatic_index(g).value
+    assert front[0].colors == h and front[-1].hubs == b
+    for p, q in zip(front, front[1:]):
+        assert p.hubs > q.hubs and p.colors < q.colors
+    for point in front:
+        point.witness.validate(g)
+        assert point.witness.n_hubs == point.hubs and point.witness.n_colors <= point.colors
+        assert point.optimal
+        if point.hubs > b:  # a second solver refutes one hub fewer with these colors
+            clauses, _ = colored_cover_cnf(g, point.hubs - 1, point.colors)
+            with Solver(name="glucose4", bootstrap_with=clauses) as s:
+                assert s.solve() is False

@@ -1,0 +1,118 @@
+"""The Pareto front of colored hub extensions: fewest hubs ``n`` against fewest colors ``h``.
+
+The two minima (``n = b``, ``h = χ_hub``) need not be reached by one colored hub extension;
+the non-dominated pairs ``(n, h)`` form a front, from ``(n(χ_hub), χ_hub)`` down to
+``(b, h(b))``. For each color count ``h`` from ``χ_hub`` up, the least hub count ``n(h)`` is
+found by SAT (one UNSAT result proves it); the front stops once ``n(h) = b``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .digraph import AttentionDigraph
+from .hubs import HubExtension
+from .invariants import (
+    _check,
+    _deadline,
+    biclique_cover_cnf,
+    biclique_cover_number,
+    hub_chromatic_index,
+)
+from .sat import SOLVER, solve_within
+
+__all__ = ["ParetoPoint", "hub_pareto_front", "colored_cover_cnf"]
+
+
+@dataclass(frozen=True)
+class ParetoPoint:
+    """A pair ``(hubs, colors)`` with a colored hub extension realizing it; ``optimal`` when
+    no extension with ``colors`` colors has fewer hubs is proved (UNSAT or ``hubs = b``)."""
+
+    hubs: int
+    colors: int
+    witness: HubExtension
+    optimal: bool
+
+
+def colored_cover_cnf(digraph: AttentionDigraph, n: int, h: int):
+    """CNF satisfiable iff ``E`` has a hub extension with ``n`` hubs colored with ``h`` colors.
+
+    The biclique-cover encoding of :func:`biclique_cover_cnf` with ``k = n``, plus color
+    variables ``col(p, c)``: every hub has a color, and two hubs of one color share no source
+    and no target. Returns ``(clauses, decode)``.
+    """
+    clauses, _ = biclique_cover_cnf(digraph, n)
+    nv, ne = digraph.n, digraph.n_edges
+    base = 2 * nv * n + ne * n
+    col = lambda p, c: 1 + base + p * h + c  # noqa: E731
+    x = lambda v, p: 1 + v * n + p  # noqa: E731
+    y = lambda v, p: 1 + nv * n + v * n + p  # noqa: E731
+    clauses = clauses + [[col(p, c) for c in range(h)] for p in range(n)]
+    for p in range(n):
+        for q in range(p + 1, n):
+            for c in range(h):
+                for v in range(nv):
+                    clauses.append([-col(p, c), -col(q, c), -x(v, p), -x(v, q)])
+                    clauses.append([-col(p, c), -col(q, c), -y(v, p), -y(v, q)])
+
+    def decode(model):
+        true = set(v for v in model if v > 0)
+        hubs, colors = [], []
+        for p in range(n):
+            sources = [v for v in range(nv) if x(v, p) in true]
+            targets = [v for v in range(nv) if y(v, p) in true]
+            if sources and targets:
+                hubs.append((sources, targets))
+                colors.append(next(c for c in range(h) if col(p, c) in true))
+        return HubExtension(hubs, colors)
+
+    return clauses, decode
+
+
+def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                     solver: str = SOLVER) -> list[ParetoPoint]:
+    """Every non-dominated pair ``(hubs, colors)`` over colored hub extensions, each with a
+    validated witness, ordered by increasing colors (decreasing hubs).
+
+    With a time limit the points found so far are returned; a point whose hub count is not
+    proved minimal for its colors has ``optimal=False``.
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> [(p.hubs, p.colors) for p in hub_pareto_front(transitive_tournament(3))]
+    [(2, 2)]
+    """
+    _check(digraph)
+    deadline = _deadline(time_limit)
+    left = lambda: None if deadline is None else max(deadline - time.monotonic(), 1e-3)  # noqa: E731
+    if digraph.n_edges == 0:
+        return [ParetoPoint(0, 0, HubExtension([]), True)]
+    b = biclique_cover_number(digraph, time_limit=left(), solver=solver)
+    chi = hub_chromatic_index(digraph, time_limit=left(), solver=solver)
+    front: list[ParetoPoint] = []
+    best = chi.witness
+    h = chi.value
+    while True:
+        proved = False
+        n = best.n_hubs
+        while n > b.lower_bound:
+            clauses, decode = colored_cover_cnf(digraph, n - 1, h)
+            ok, model = solve_within(clauses, deadline, solver=solver)
+            if ok is None:
+                break
+            if not ok:
+                proved = True
+                break
+            best = decode(model)
+            n = best.n_hubs
+        proved = proved or n == b.lower_bound
+        best.validate(digraph)
+        if not front or n < front[-1].hubs:
+            front.append(ParetoPoint(n, h, best, proved and chi.optimal))
+        if n <= b.value or (deadline is not None and time.monotonic() >= deadline):
+            break
+        h += 1  # the current witness stays valid with one more color allowed
+    return front
