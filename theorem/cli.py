@@ -5,10 +5,14 @@ Subcommands:
 ``spaces``
     The homogeneous spaces with their conventions, and an admissible embedding of
     ``--n-points`` points on each, checked independently (:func:`manifolds.check_admissible`).
+``invariants``
+    ``b``, ``χ_hub``, ``χ'``, the Pareto front and the real rank of a digraph
+    (``--digraph FILE`` or ``--family NAME --n N [--m M]``), with witnesses and certificates.
 
 With ``--json`` standard output is exactly one JSON object (library version and seed
 included); progress and tables go to standard error or are left out. Exit codes: 0 when
-every check passed, 1 when a check failed, 2 on bad input.
+every check passed (every invariant proved optimal), 1 when a check failed, 2 on bad input,
+3 when the time limit left an invariant unproved (both bounds are reported).
 """
 
 from __future__ import annotations
@@ -20,6 +24,22 @@ import time
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
+
+from theorem.digraph import AttentionDigraph
+from theorem.edge_coloring import chromatic_index
+from theorem.errors import TheoremError
+from theorem.families import (
+    block_local,
+    complete_bipartite,
+    complete_digraph,
+    directed_cycle,
+    sliding_window,
+    strided,
+    transitive_tournament,
+)
+from theorem.hubs import random_hub_extension
+from theorem.invariants import biclique_cover_number, hub_chromatic_index, real_rank
+from theorem.pareto import hub_pareto_front
 
 from manifolds import (
     Grassmannian,
@@ -123,6 +143,95 @@ def _spaces(args, out, err) -> int:
     return 0 if ok else 1
 
 
+FAMILIES = {
+    "transitive-tournament": lambda n, m: transitive_tournament(n),
+    "complete-bipartite": lambda n, m: complete_bipartite(n, _need(m, "--m B")),
+    "complete": lambda n, m: complete_digraph(n),
+    "cycle": lambda n, m: directed_cycle(n),
+    "sliding-window": lambda n, m: sliding_window(n, _need(m, "--m W")),
+    "strided": lambda n, m: strided(n, _need(m, "--m S")),
+    "block-local": lambda n, m: block_local(n, _need(m, "--m BLOCK")),
+}
+
+
+def _need(value, what: str):
+    if value is None:
+        raise TheoremError(f"this family needs {what}")
+    return value
+
+
+def _digraph(args):
+    """The digraph named by ``--digraph FILE`` or ``--family NAME --n N [--m M]``."""
+    if args.digraph:
+        return AttentionDigraph.read(args.digraph, drop_loops=args.drop_loops), None
+    if args.n is None:
+        raise TheoremError(f"--family {args.family} needs --n N")
+    if args.family == "random-hub":
+        if args.hubs is None or args.p is None:
+            raise TheoremError("--family random-hub needs --hubs H and --p P (and --seed)")
+        return random_hub_extension(args.n, args.hubs, args.p, rng=args.seed)
+    return FAMILIES[args.family](args.n, args.m), None
+
+
+def _invariants(args, out, err) -> int:
+    start = time.monotonic()
+    digraph, planted = _digraph(args)
+    left = lambda: (None if args.time_limit is None  # noqa: E731
+                    else max(args.time_limit - (time.monotonic() - start), 1e-3))
+    results = {}
+    for name, run in (("biclique_cover_number", biclique_cover_number),
+                      ("hub_chromatic_index", hub_chromatic_index),
+                      ("chromatic_index", None)):
+        if not args.json or args.progress:
+            print(f"computing {name} ...", file=err, flush=True)
+        results[name] = chromatic_index(digraph) if run is None else run(
+            digraph, time_limit=left())
+    if not args.json or args.progress:
+        print("computing the Pareto front ...", file=err, flush=True)
+    front = hub_pareto_front(digraph, time_limit=left())
+    rank = real_rank(digraph)
+    optimal = all(r.optimal for r in results.values()) and all(p.optimal for p in front)
+
+    def witness(r):
+        return r.witness.tolist() if r.name == "chromatic_index" else r.witness.to_json()
+
+    if args.json:
+        report = {"command": "invariants", "version": library_version(), "seed": args.seed,
+                  "digraph": digraph.to_json(), "real_rank": rank, "optimal": optimal,
+                  "pareto_front": [[p.hubs, p.colors] for p in front]}
+        for name, r in results.items():
+            report[name] = {"value": r.value, "lower_bound": r.lower_bound,
+                            "upper_bound": r.upper_bound, "optimal": r.optimal,
+                            "witness": witness(r), "certificate": r.certificate.kind,
+                            "seconds": round(r.elapsed, 3)}
+        if planted is not None:
+            report["planted_hubs"] = planted.n_hubs
+        json.dump(report, out)
+        out.write("\n")
+    else:
+        print(f"transformer-dynamics {library_version()}: invariants of a digraph with "
+              f"{digraph.n} vertices and {digraph.n_edges} edges\n", file=out)
+        print(_table(
+            ["invariant", "value", "bounds", "optimal", "how proved", "time"],
+            [[name, str(r.value), f"[{r.lower_bound}, {r.upper_bound}]",
+              "yes" if r.optimal else "NO", r.certificate.statement[:90], f"{r.elapsed:.2f} s"]
+             for name, r in results.items()]), file=out)
+        print(f"\nreal rank of M: {rank} (bounds b neither way)", file=out)
+        if planted is not None:
+            print(f"planted hubs: {planted.n_hubs}", file=out)
+        print("Pareto front (hubs, colors): "
+              + ", ".join(f"({p.hubs}, {p.colors}){'' if p.optimal else '?'}" for p in front),
+              file=out)
+        ext = results["hub_chromatic_index"].witness
+        print(f"\ncolored hub extension with {ext.n_colors} colors ({ext.n_hubs} hubs):",
+              file=out)
+        for p, ((a, b), c) in enumerate(zip(ext.hubs, ext.colors)):
+            print(f"  hub {p:>3}  color {c:>2}  sources {a}  targets {b}", file=out)
+        print(f"\n{'all invariants proved optimal' if optimal else 'TIME LIMIT: bounds only'}",
+              file=out)
+    return 0 if optimal else 3
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="transformer-dynamics",
@@ -146,19 +255,40 @@ def _parser() -> argparse.ArgumentParser:
     spaces.add_argument("--progress", action="store_true",
                         help="with --json, still report progress on standard error")
     spaces.set_defaults(run=_spaces)
+
+    inv = sub.add_parser(
+        "invariants", help="b, hub-chromatic index, chromatic index, Pareto front of a digraph",
+        description="Exact invariants of an attention digraph with witnesses and certificates.")
+    source = inv.add_mutually_exclusive_group(required=True)
+    source.add_argument("--digraph", metavar="FILE",
+                        help="edge list ('u v' lines, '#' comments) or .json")
+    source.add_argument("--family", choices=sorted(FAMILIES) + ["random-hub"])
+    inv.add_argument("--n", type=int, help="vertices (complete-bipartite: |A|)")
+    inv.add_argument("--m", type=int, help="second parameter: B, W, S or BLOCK")
+    inv.add_argument("--hubs", type=int, help="random-hub: number of hubs")
+    inv.add_argument("--p", type=float, help="random-hub: join probability")
+    inv.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    inv.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
+    inv.add_argument("--time-limit", type=float, metavar="S",
+                     help="wall-clock budget of the whole command, seconds")
+    inv.add_argument("--json", action="store_true",
+                     help="print exactly one JSON object on standard output")
+    inv.add_argument("--progress", action="store_true",
+                     help="with --json, still report progress on standard error")
+    inv.set_defaults(run=_invariants)
     return parser
 
 
 def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
     """Run the command line; returns the exit code (0 all checks passed, 1 a check failed,
-    2 bad input)."""
+    2 bad input, 3 time limit reached with an invariant unproved)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     parser = _parser()
     args = parser.parse_args(argv)
     try:
         return args.run(args, out, err)
-    except (ManifoldError, TypeError) as exc:
+    except (ManifoldError, TheoremError, TypeError, OSError) as exc:
         print(f"transformer-dynamics: error: {exc}", file=err)
         return 2
 

@@ -227,7 +227,7 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
             f"vertices {clique} are pairwise joined both ways; the complete digraph on "
             f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = {lower} "
             "(de Caen, Gregory & Pullman 1981)", {"vertices": clique})
-    while len(cover) > lower:
+    while len(cover) > lower and not _past(deadline):
         k = len(cover) - 1
         clauses, decode = biclique_cover_cnf(digraph, k, fooling)
         ok, model = solve_within(clauses, deadline, solver=solver)
@@ -248,15 +248,22 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
 
 
 # -- hub-chromatic index ------------------------------------------------------------------------
-def _difunctional_triples(digraph: AttentionDigraph):
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def _difunctional_triples(digraph: AttentionDigraph, deadline: float | None = None):
     """Index triples ``(i, j, l)`` of edges ``(a,b), (a',b), (a',b')`` (``a ≠ a'``,
     ``b ≠ b'``) with the index of ``(a, b')`` or ``-1`` when it is not an edge: a class
-    holding all three must hold ``(a, b')`` (``R Rᵀ R ⊆ R``)."""
+    holding all three must hold ``(a, b')`` (``R Rᵀ R ⊆ R``). ``None`` if ``deadline``
+    passes first (there are up to ``Σ_b indeg(b)² · Δ⁺`` of them)."""
     n = digraph.n
     index = -np.ones((n, n), dtype=np.int64)
     index[digraph.edges[:, 0], digraph.edges[:, 1]] = np.arange(digraph.n_edges)
     out = []
     for b in range(n):
+        if _past(deadline):
+            return None
         sources = np.flatnonzero(index[:, b] >= 0)
         for a in sources:
             for a2 in sources[sources != a]:
@@ -354,7 +361,9 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     triples = None
     while witness.n_colors > lower:
         h = witness.n_colors - 1
-        triples = _difunctional_triples(digraph) if triples is None else triples
+        triples = _difunctional_triples(digraph, deadline) if triples is None else triples
+        if triples is None or _past(deadline):
+            break
         clauses, decode = difunctional_cover_cnf(digraph, h, triples)
         ok, model = solve_within(clauses, deadline, solver=solver)
         if ok is None:

@@ -16,6 +16,7 @@ from .hubs import HubExtension
 from .invariants import (
     _check,
     _deadline,
+    _past,
     biclique_cover_cnf,
     biclique_cover_number,
     hub_chromatic_index,
@@ -98,7 +99,7 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     while True:
         proved = False
         n = best.n_hubs
-        while n > b.lower_bound:
+        while n > b.lower_bound and not _past(deadline):
             clauses, decode = colored_cover_cnf(digraph, n - 1, h)
             ok, model = solve_within(clauses, deadline, solver=solver)
             if ok is None:
@@ -112,7 +113,7 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
         best.validate(digraph)
         if not front or n < front[-1].hubs:
             front.append(ParetoPoint(n, h, best, proved and chi.optimal))
-        if n <= b.value or (deadline is not None and time.monotonic() >= deadline):
+        if n <= b.value or _past(deadline):
             break
         h += 1  # the current witness stays valid with one more color allowed
     return front

@@ -53,3 +53,41 @@ def test_console_script_version_and_help():
     result = subprocess.run([sys.executable, "-m", "theorem.cli", "--help"],
                             capture_output=True, text=True, check=True)
     assert "spaces" in result.stdout
+
+
+def test_invariants_json_for_the_paper_example():
+    code, out, err = run("invariants", "--family", "complete-bipartite", "--n", "3", "--m", "4",
+                         "--json")
+    assert code == 0 and err == ""
+    report = json.loads(out)
+    assert report["biclique_cover_number"]["value"] == 1
+    assert report["hub_chromatic_index"]["value"] == 1
+    assert report["chromatic_index"]["value"] == 4
+    assert report["pareto_front"] == [[1, 1]] and report["real_rank"] == 1
+    assert "version" in report and report["seed"] == 0
+    from theorem.digraph import AttentionDigraph
+    from theorem.hubs import HubExtension
+    g = AttentionDigraph.from_json(report["digraph"])
+    HubExtension.from_json(report["hub_chromatic_index"]["witness"]).validate(g)
+
+
+def test_invariants_table_from_a_file(tmp_path):
+    path = tmp_path / "t3.txt"
+    path.write_text("# the paper's transitive tournament\n0 1\n0 2\n1 2\n")
+    code, out, err = run("invariants", "--digraph", str(path))
+    assert code == 0
+    assert "biclique_cover_number  2" in out and "all invariants proved optimal" in out
+    assert "computing" in err
+
+
+def test_invariants_exit_codes():
+    assert run("invariants", "--family", "strided", "--n", "5")[0] == 2      # needs --m
+    assert run("invariants", "--family", "random-hub", "--n", "5")[0] == 2   # needs --hubs/--p
+    assert run("invariants", "--digraph", "/nonexistent/file.txt")[0] == 2
+    code, out, _ = run("invariants", "--family", "random-hub", "--n", "40", "--hubs", "20",
+                       "--p", "0.5", "--time-limit", "2", "--json")
+    assert code == 3
+    report = json.loads(out)
+    assert report["optimal"] is False and report["planted_hubs"] <= 20
+    b = report["biclique_cover_number"]
+    assert b["lower_bound"] <= b["value"] == b["upper_bound"]
