@@ -190,7 +190,7 @@ def _invariants(args, out, err) -> int:
         print("computing the Pareto front ...", file=err, flush=True)
     front = hub_pareto_front(digraph, time_limit=left())
     rank = real_rank(digraph)
-    optimal = all(r.optimal for r in results.values()) and all(p.optimal for p in front)
+    optimal = all(r.optimal for r in results.values()) and front.optimal
 
     def witness(r):
         return r.witness.tolist() if r.name == "chromatic_index" else r.witness.to_json()
@@ -198,7 +198,7 @@ def _invariants(args, out, err) -> int:
     if args.json:
         report = {"command": "invariants", "version": library_version(), "seed": args.seed,
                   "digraph": digraph.to_json(), "real_rank": rank, "optimal": optimal,
-                  "pareto_front": [[p.hubs, p.colors] for p in front]}
+                  "pareto_front": front.pairs(), "pareto_front_complete": front.complete}
         for name, r in results.items():
             report[name] = {"value": r.value, "lower_bound": r.lower_bound,
                             "upper_bound": r.upper_bound, "optimal": r.optimal,
@@ -220,7 +220,8 @@ def _invariants(args, out, err) -> int:
         if planted is not None:
             print(f"planted hubs: {planted.n_hubs}", file=out)
         print("Pareto front (hubs, colors): "
-              + ", ".join(f"({p.hubs}, {p.colors}){'' if p.optimal else '?'}" for p in front),
+              + ", ".join(f"({p.hubs}, {p.colors}){'' if p.optimal else '?'}" for p in front.points)
+              + ("" if front.complete else ", ... (time limit: the front may continue)"),
               file=out)
         ext = results["hub_chromatic_index"].witness
         print(f"\ncolored hub extension with {ext.n_colors} colors ({ext.n_hubs} hubs):",

@@ -116,7 +116,8 @@ def _mutual_clique(digraph: AttentionDigraph) -> list[int]:
 def _sperner_cover(clique: list[int]) -> list[tuple[list[int], list[int]]]:
     """``σ(m)`` bicliques covering the complete digraph on ``clique``: give each vertex a
     distinct ``⌊k/2⌋``-subset ``S_v`` of ``{0..k-1}``; biclique ``j`` is
-    ``({v : j ∈ S_v}, {v : j ∉ S_v})``, which covers ``(a, b)`` for any ``j ∈ S_a \ S_b``."""
+    ``({v : j ∈ S_v}, {v : j ∉ S_v})``, which covers ``(a, b)`` for any ``j`` in ``S_a``
+    but not in ``S_b``."""
     k = sperner_number(len(clique))
     subsets = itertools.islice(itertools.combinations(range(k), k // 2), len(clique))
     member = dict(zip(clique, map(set, subsets)))

@@ -19,11 +19,12 @@ from .invariants import (
     _past,
     biclique_cover_cnf,
     biclique_cover_number,
+    fooling_set,
     hub_chromatic_index,
 )
 from .sat import SOLVER, solve_within
 
-__all__ = ["ParetoPoint", "hub_pareto_front", "colored_cover_cnf"]
+__all__ = ["ParetoPoint", "ParetoFront", "hub_pareto_front", "colored_cover_cnf"]
 
 
 @dataclass(frozen=True)
@@ -37,20 +38,40 @@ class ParetoPoint:
     optimal: bool
 
 
-def colored_cover_cnf(digraph: AttentionDigraph, n: int, h: int):
+@dataclass(frozen=True)
+class ParetoFront:
+    """The points found, by increasing colors; ``complete`` when the last one reaches
+    ``hubs = b`` (otherwise the time limit stopped the search before the end of the front)."""
+
+    points: list[ParetoPoint]
+    complete: bool
+
+    @property
+    def optimal(self) -> bool:
+        """Complete, and every point proved."""
+        return self.complete and all(p.optimal for p in self.points)
+
+    def pairs(self) -> list[list[int]]:
+        return [[p.hubs, p.colors] for p in self.points]
+
+
+def colored_cover_cnf(digraph: AttentionDigraph, n: int, h: int, fooling=()):
     """CNF satisfiable iff ``E`` has a hub extension with ``n`` hubs colored with ``h`` colors.
 
     The biclique-cover encoding of :func:`biclique_cover_cnf` with ``k = n``, plus color
     variables ``col(p, c)``: every hub has a color, and two hubs of one color share no source
-    and no target. Returns ``(clauses, decode)``.
+    and no target. Symmetry breaking: the ``i``-th fooling edge in hub ``i``, hub 0 colored
+    0. Returns ``(clauses, decode)``.
     """
-    clauses, _ = biclique_cover_cnf(digraph, n)
+    clauses, _ = biclique_cover_cnf(digraph, n, fooling)
     nv, ne = digraph.n, digraph.n_edges
     base = 2 * nv * n + ne * n
     col = lambda p, c: 1 + base + p * h + c  # noqa: E731
     x = lambda v, p: 1 + v * n + p  # noqa: E731
     y = lambda v, p: 1 + nv * n + v * n + p  # noqa: E731
     clauses = clauses + [[col(p, c) for c in range(h)] for p in range(n)]
+    if n and h:
+        clauses.append([col(0, 0)])
     for p in range(n):
         for q in range(p + 1, n):
             for c in range(h):
@@ -73,26 +94,28 @@ def colored_cover_cnf(digraph: AttentionDigraph, n: int, h: int):
 
 
 def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = None,
-                     solver: str = SOLVER) -> list[ParetoPoint]:
+                     solver: str = SOLVER) -> ParetoFront:
     """Every non-dominated pair ``(hubs, colors)`` over colored hub extensions, each with a
     validated witness, ordered by increasing colors (decreasing hubs).
 
-    With a time limit the points found so far are returned; a point whose hub count is not
-    proved minimal for its colors has ``optimal=False``.
+    With a time limit the points found so far are returned with ``complete=False``; a point
+    whose hub count is not proved minimal for its colors has ``optimal=False``.
 
     Examples
     --------
-    >>> from theorem.families import transitive_tournament
-    >>> [(p.hubs, p.colors) for p in hub_pareto_front(transitive_tournament(3))]
-    [(2, 2)]
+    >>> from theorem.families import complete_digraph
+    >>> front = hub_pareto_front(complete_digraph(5))
+    >>> front.pairs(), front.complete
+    ([[6, 3], [4, 4]], True)
     """
     _check(digraph)
     deadline = _deadline(time_limit)
     left = lambda: None if deadline is None else max(deadline - time.monotonic(), 1e-3)  # noqa: E731
     if digraph.n_edges == 0:
-        return [ParetoPoint(0, 0, HubExtension([]), True)]
+        return ParetoFront([ParetoPoint(0, 0, HubExtension([]), True)], True)
     b = biclique_cover_number(digraph, time_limit=left(), solver=solver)
     chi = hub_chromatic_index(digraph, time_limit=left(), solver=solver)
+    fooling = fooling_set(digraph)
     front: list[ParetoPoint] = []
     best = chi.witness
     h = chi.value
@@ -100,7 +123,7 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
         proved = False
         n = best.n_hubs
         while n > b.lower_bound and not _past(deadline):
-            clauses, decode = colored_cover_cnf(digraph, n - 1, h)
+            clauses, decode = colored_cover_cnf(digraph, n - 1, h, fooling)
             ok, model = solve_within(clauses, deadline, solver=solver)
             if ok is None:
                 break
@@ -116,4 +139,4 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
         if n <= b.value or _past(deadline):
             break
         h += 1  # the current witness stays valid with one more color allowed
-    return front
+    return ParetoFront(front, front[-1].hubs == b.value and b.optimal)

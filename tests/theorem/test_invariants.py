@@ -12,7 +12,12 @@ from pysat.solvers import Solver
 
 from theorem.digraph import AttentionDigraph
 from theorem.edge_coloring import chromatic_index
-from theorem.families import complete_bipartite, complete_digraph, transitive_tournament
+from theorem.families import (
+    block_local,
+    complete_bipartite,
+    complete_digraph,
+    transitive_tournament,
+)
 from theorem.hubs import random_hub_extension
 from theorem.invariants import (
     biclique_cover_cnf,
@@ -178,13 +183,15 @@ def test_bad_input():
 
 
 @pytest.mark.parametrize("g", [transitive_tournament(3), complete_bipartite(2, 3),
-                               complete_digraph(5), transitive_tournament(6),
+                               complete_digraph(5), transitive_tournament(6), block_local(6, 3),
                                random_hub_extension(9, 5, 0.5, rng=3)[0]],
-                         ids=["T3", "K23", "K5", "T6", "random"])
+                         ids=["T3", "K23", "K5", "T6", "blocks", "random"])
 def test_pareto_front(g):
     from theorem.pareto import colored_cover_cnf, hub_pareto_front
 
-    front = hub_pareto_front(g, time_limit=60)
+    result = hub_pareto_front(g, time_limit=60)
+    assert result.complete and result.optimal
+    front = result.points
     b, h = biclique_cover_number(g).value, hub_chromatic_index(g).value
     assert front[0].colors == h and front[-1].hubs == b
     for p, q in zip(front, front[1:]):
@@ -197,3 +204,13 @@ def test_pareto_front(g):
             clauses, _ = colored_cover_cnf(g, point.hubs - 1, point.colors)
             with Solver(name="glucose4", bootstrap_with=clauses) as s:
                 assert s.solve() is False
+
+
+def test_pareto_front_reports_an_incomplete_search():
+    from theorem.pareto import hub_pareto_front
+
+    g, _ = random_hub_extension(40, 20, 0.5, rng=0)
+    front = hub_pareto_front(g, time_limit=1.0)
+    assert not front.complete and not front.optimal
+    for point in front.points:
+        point.witness.validate(g)
