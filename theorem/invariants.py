@@ -154,6 +154,33 @@ def _greedy_cover(digraph: AttentionDigraph, start=()) -> list[tuple[list[int], 
     return cover
 
 
+# -- SAT descent ------------------------------------------------------------------------------
+def _descend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None):
+    """Lower an upper bound by SAT, one less at a time: each model is the new ``witness``;
+    UNSAT for ``k`` proves ``k + 1`` (returned as an ``unsat`` certificate). ``encode(k)``
+    returns ``(clauses, decode)``, or ``None`` when the deadline passed while encoding.
+    Returns ``(witness, lower, certificate)``."""
+    while size(witness) > lower and not _past(deadline):
+        k = size(witness) - 1
+        encoded = encode(k)
+        if encoded is None:
+            break
+        ok, model = solve_within(encoded[0], deadline, solver=solver)
+        if ok is None:
+            break
+        if not ok:
+            return witness, k + 1, Certificate(
+                "unsat", f"no {claim(k)} ({solver})", {"k": k, "solver": solver, **(data or {})})
+        witness = encoded[1](model)
+    return witness, lower, certificate
+
+
+def _encoded(encoding, wrap):
+    """``encoding`` with its decoder's result passed through ``wrap``."""
+    clauses, decode = encoding
+    return clauses, lambda model: wrap(decode(model))
+
+
 # -- SAT encodings ------------------------------------------------------------------------------
 def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=()):
     """CNF (list of clauses) satisfiable iff ``E`` is covered by ``k`` bicliques.
@@ -244,24 +271,15 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
             f"vertices {clique} are pairwise joined both ways; the complete digraph on "
             f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = {lower} "
             "(de Caen, Gregory & Pullman 1981)", {"vertices": clique})
-    while len(cover) > lower and not _past(deadline):
-        k = len(cover) - 1
-        clauses, decode = biclique_cover_cnf(digraph, k, fooling)
-        ok, model = solve_within(clauses, deadline, solver=solver)
-        if ok is None:
-            break
-        if ok:
-            cover = decode(model)
-        else:
-            lower = k + 1
-            certificate = Certificate(
-                "unsat", f"no cover by {k} bicliques ({solver})",
-                {"k": k, "solver": solver, "fooling_set": fooling.tolist()})
-    witness = HubExtension(cover)
+    witness, lower, certificate = _descend(
+        HubExtension(cover), lambda w: w.n_hubs, lower, certificate,
+        lambda k: _encoded(biclique_cover_cnf(digraph, k, fooling), HubExtension),
+        deadline, solver, lambda k: f"cover by {k} bicliques",
+        {"fooling_set": fooling.tolist()})
     witness.validate(digraph)
-    return InvariantResult("biclique_cover_number", len(cover), lower, len(cover),
-                           len(cover) == lower, witness, certificate,
-                           time.perf_counter() - start)
+    value = witness.n_hubs
+    return InvariantResult("biclique_cover_number", value, lower, value, value == lower,
+                           witness, certificate, time.perf_counter() - start)
 
 
 # -- hub-chromatic index ------------------------------------------------------------------------
@@ -375,22 +393,19 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
         witness = greedy
     lower = 1
     certificate = Certificate("non-empty", "one edge needs one color")
-    triples = None
-    while witness.n_colors > lower:
-        h = witness.n_colors - 1
-        triples = _difunctional_triples(digraph, deadline) if triples is None else triples
-        if triples is None or _past(deadline):
-            break
-        clauses, decode = difunctional_cover_cnf(digraph, h, triples)
-        ok, model = solve_within(clauses, deadline, solver=solver)
-        if ok is None:
-            break
-        if ok:
-            witness = decode(model)
-        else:
-            lower = h + 1
-            certificate = Certificate("unsat", f"no cover by {h} difunctional relations "
-                                      f"({solver})", {"h": h, "solver": solver})
+    triples: list = []
+
+    def encode(h):
+        if not triples:
+            found = _difunctional_triples(digraph, deadline)
+            if found is None:
+                return None
+            triples.extend(found)
+        return difunctional_cover_cnf(digraph, h, triples)
+
+    witness, lower, certificate = _descend(
+        witness, lambda w: w.n_colors, lower, certificate, encode, deadline, solver,
+        lambda h: f"cover by {h} difunctional relations")
     witness.validate(digraph)
     value = witness.n_colors
     return InvariantResult("hub_chromatic_index", value, lower, value, value == lower,

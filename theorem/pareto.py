@@ -16,13 +16,14 @@ from .hubs import HubExtension
 from .invariants import (
     _check,
     _deadline,
+    _descend,
     _past,
     biclique_cover_cnf,
     biclique_cover_number,
     fooling_set,
     hub_chromatic_index,
 )
-from .sat import SOLVER, solve_within
+from .sat import SOLVER
 
 __all__ = ["ParetoPoint", "ParetoFront", "hub_pareto_front", "colored_cover_cnf"]
 
@@ -120,19 +121,12 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     best = chi.witness
     h = chi.value
     while True:
-        proved = False
+        best, least, _ = _descend(
+            best, lambda w: w.n_hubs, b.lower_bound, None,
+            lambda k: colored_cover_cnf(digraph, k, h, fooling), deadline, solver,
+            lambda k: f"{k} hubs with {h} colors")
         n = best.n_hubs
-        while n > b.lower_bound and not _past(deadline):
-            clauses, decode = colored_cover_cnf(digraph, n - 1, h, fooling)
-            ok, model = solve_within(clauses, deadline, solver=solver)
-            if ok is None:
-                break
-            if not ok:
-                proved = True
-                break
-            best = decode(model)
-            n = best.n_hubs
-        proved = proved or n == b.lower_bound
+        proved = least == n
         best.validate(digraph)
         if not front or n < front[-1].hubs:
             front.append(ParetoPoint(n, h, best, proved and chi.optimal))
