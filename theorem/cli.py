@@ -176,19 +176,28 @@ def _digraph(args):
 def _invariants(args, out, err) -> int:
     start = time.monotonic()
     digraph, planted = _digraph(args)
-    left = lambda: (None if args.time_limit is None  # noqa: E731
-                    else max(args.time_limit - (time.monotonic() - start), 1e-3))
-    results = {}
-    for name, run in (("biclique_cover_number", biclique_cover_number),
-                      ("hub_chromatic_index", hub_chromatic_index),
-                      ("chromatic_index", None)):
+    def share(fraction):
+        """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
+        Pareto front the remainder."""
+        if args.time_limit is None:
+            return None
+        return max(fraction * (args.time_limit - (time.monotonic() - start)), 1e-3)
+
+    def progress(what):
         if not args.json or args.progress:
-            print(f"computing {name} ...", file=err, flush=True)
-        results[name] = chromatic_index(digraph) if run is None else run(
-            digraph, time_limit=left())
-    if not args.json or args.progress:
-        print("computing the Pareto front ...", file=err, flush=True)
-    front = hub_pareto_front(digraph, time_limit=left())
+            print(f"computing {what} ...", file=err, flush=True)
+
+    results = {}
+    progress("biclique_cover_number")
+    results["biclique_cover_number"] = biclique_cover_number(digraph, time_limit=share(1 / 3))
+    progress("hub_chromatic_index")
+    results["hub_chromatic_index"] = hub_chromatic_index(digraph, time_limit=share(1 / 2))
+    progress("chromatic_index")
+    results["chromatic_index"] = chromatic_index(digraph)
+    progress("the Pareto front")
+    front = hub_pareto_front(digraph, time_limit=share(1.0),
+                             biclique_cover=results["biclique_cover_number"],
+                             hub_chromatic=results["hub_chromatic_index"])
     rank = real_rank(digraph)
     optimal = all(r.optimal for r in results.values()) and front.optimal
 

@@ -34,6 +34,11 @@ __all__ = [
 ]
 
 
+#: Encodings larger than this many clauses are not built (they would take minutes in Python
+#: and gigabytes); the bound they would have tested stays unproved (``optimal=False``).
+MAX_CLAUSES = 5_000_000
+
+
 def _deadline(time_limit) -> float | None:
     if time_limit is None:
         return None
@@ -365,6 +370,8 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the better of the König edge coloring (``χ'``
     classes, each a matching) and the greedy cover colored by DSatur; then SAT below it.
     Lower bound: ``1`` for a non-empty edge set, or UNSAT for one less than the best.
+    Encodings over ``MAX_CLAUSES`` clauses are not attempted (the result then says
+    ``optimal=False``).
 
     Returns
     -------
@@ -401,6 +408,8 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
             if found is None:
                 return None
             triples.extend(found)
+        if _past(deadline) or len(triples) * h > MAX_CLAUSES:
+            return None
         return difunctional_cover_cnf(digraph, h, triples)
 
     witness, lower, certificate = _descend(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .digraph import AttentionDigraph
 from .hubs import HubExtension
 from .invariants import (
+    MAX_CLAUSES,
     _check,
     _deadline,
     _descend,
@@ -95,12 +96,17 @@ def colored_cover_cnf(digraph: AttentionDigraph, n: int, h: int, fooling=()):
 
 
 def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = None,
-                     solver: str = SOLVER) -> ParetoFront:
+                     solver: str = SOLVER, biclique_cover=None, hub_chromatic=None
+                     ) -> ParetoFront:
     """Every non-dominated pair ``(hubs, colors)`` over colored hub extensions, each with a
     validated witness, ordered by increasing colors (decreasing hubs).
 
     With a time limit the points found so far are returned with ``complete=False``; a point
-    whose hub count is not proved minimal for its colors has ``optimal=False``.
+    whose hub count is not proved minimal for its colors has ``optimal=False``. The results of
+    :func:`biclique_cover_number` and :func:`hub_chromatic_index` for this digraph, when
+    already computed, can be passed as ``biclique_cover`` and ``hub_chromatic``. A descent
+    whose encoding (about ``hubs² · colors · N`` clauses) exceeds ``MAX_CLAUSES`` is not
+    attempted: its point stays unproved.
 
     Examples
     --------
@@ -114,8 +120,8 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     left = lambda: None if deadline is None else max(deadline - time.monotonic(), 1e-3)  # noqa: E731
     if digraph.n_edges == 0:
         return ParetoFront([ParetoPoint(0, 0, HubExtension([]), True)], True)
-    b = biclique_cover_number(digraph, time_limit=left(), solver=solver)
-    chi = hub_chromatic_index(digraph, time_limit=left(), solver=solver)
+    b = biclique_cover or biclique_cover_number(digraph, time_limit=left(), solver=solver)
+    chi = hub_chromatic or hub_chromatic_index(digraph, time_limit=left(), solver=solver)
     fooling = fooling_set(digraph)
     front: list[ParetoPoint] = []
     best = chi.witness
@@ -123,8 +129,10 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     while True:
         best, least, _ = _descend(
             best, lambda w: w.n_hubs, b.lower_bound, None,
-            lambda k: colored_cover_cnf(digraph, k, h, fooling), deadline, solver,
-            lambda k: f"{k} hubs with {h} colors")
+            lambda k: (colored_cover_cnf(digraph, k, h, fooling)
+                       if k * k * h * digraph.n <= MAX_CLAUSES and not _past(deadline)
+                       else None),
+            deadline, solver, lambda k: f"{k} hubs with {h} colors")
         n = best.n_hubs
         proved = least == n
         best.validate(digraph)
