@@ -179,8 +179,6 @@ def _invariants(args, out, err) -> int:
     def share(fraction):
         """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
         Pareto front the remainder."""
-        if args.time_limit is None:
-            return None
         return max(fraction * (args.time_limit - (time.monotonic() - start)), 1e-3)
 
     def progress(what):
@@ -279,8 +277,9 @@ def _parser() -> argparse.ArgumentParser:
     inv.add_argument("--p", type=float, help="random-hub: join probability")
     inv.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     inv.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
-    inv.add_argument("--time-limit", type=float, metavar="S",
-                     help="wall-clock budget of the whole command, seconds")
+    inv.add_argument("--time-limit", type=float, metavar="S", default=120.0,
+                     help="wall-clock budget of the whole command, seconds (default 120: "
+                          "the command never hangs; unproved bounds exit with code 3)")
     inv.add_argument("--json", action="store_true",
                      help="print exactly one JSON object on standard output")
     inv.add_argument("--progress", action="store_true",

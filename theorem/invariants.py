@@ -18,6 +18,7 @@ import numpy as np
 
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index
+from .errors import TheoremError
 from .hubs import HubExtension
 from .results import Certificate, InvariantResult
 from .sat import SOLVER, solve_within
@@ -45,7 +46,7 @@ def _deadline(time_limit) -> float | None:
     if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
         raise TypeError(f"time_limit must be seconds (a number), not {type(time_limit).__name__}")
     if not time_limit > 0:
-        raise ValueError(f"time_limit must be positive, got {time_limit}")
+        raise TheoremError(f"time_limit must be positive seconds, got {time_limit}")
     return time.monotonic() + float(time_limit)
 
 

@@ -84,6 +84,7 @@ def test_invariants_exit_codes():
     assert run("invariants", "--family", "strided", "--n", "5")[0] == 2      # needs --m
     assert run("invariants", "--family", "random-hub", "--n", "5")[0] == 2   # needs --hubs/--p
     assert run("invariants", "--digraph", "/nonexistent/file.txt")[0] == 2
+    assert run("invariants", "--family", "cycle", "--n", "4", "--time-limit", "-1")[0] == 2
     code, out, _ = run("invariants", "--family", "random-hub", "--n", "40", "--hubs", "20",
                        "--p", "0.5", "--time-limit", "2", "--json")
     assert code == 3
