@@ -175,6 +175,8 @@ def _digraph(args):
 
 def _invariants(args, out, err) -> int:
     start = time.monotonic()
+    if not args.time_limit > 0:
+        raise TheoremError(f"--time-limit must be positive seconds, got {args.time_limit}")
     digraph, planted = _digraph(args)
     def share(fraction):
         """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
