@@ -1,6 +1,36 @@
-"""Interaction laws on homogeneous spaces: kernels, isotropic fields, laws, dynamics.
+"""Interaction laws on homogeneous spaces: kernels, isotropic fields, laws.
 
-Empty for now; see the laws issue. Imports :mod:`manifolds`, never :mod:`theorem`.
+DESIGN.md §3. Bump kernels ``κ(x, y) = f(d(x, y)/r)`` (:class:`BumpKernel`) and their sums
+over many centers (:class:`KernelSum`); the isotropic vector-field family of Lemma 2.2
+(:class:`IsotropicFamily`); finite-rank weights ``β = ⟨φ, ψ⟩`` and interaction laws
+``u = β a`` (:class:`FiniteRankWeight`, :class:`InteractionLaw`); and the checks that report
+margins (:func:`check_kernel`, :func:`check_isotropy`, :func:`strength_report`). Imports
+:mod:`manifolds`, never :mod:`theorem`.
 """
 
-__all__: list[str] = []
+from .errors import FeatureError, LawError, RadiusError, ZeroSetError
+from .fields import IsotropicFamily, IsotropicField, check_isotropy
+from .interaction import FiniteRankWeight, InteractionLaw, strength_report
+from .kernel_sum import KernelSum
+from .kernels import PROFILES, BumpKernel, Profile, check_kernel
+from .report import Check, Report
+
+__all__ = [
+    "BumpKernel",
+    "Profile",
+    "PROFILES",
+    "check_kernel",
+    "KernelSum",
+    "IsotropicFamily",
+    "IsotropicField",
+    "check_isotropy",
+    "FiniteRankWeight",
+    "InteractionLaw",
+    "strength_report",
+    "Check",
+    "Report",
+    "LawError",
+    "RadiusError",
+    "ZeroSetError",
+    "FeatureError",
+]

@@ -15,6 +15,7 @@ from .errors import (
     ParameterError,
     ShapeError,
 )
+from ._checks import as_generator
 from .embedding import Embedding, admissible_embedding, check_admissible, pairwise_distances
 from .grassmannian import Grassmannian
 from .projective import ProjectiveSpace
@@ -31,6 +32,7 @@ __all__ = [
     "pairwise_distances",
     "parse_space",
     "space_spec",
+    "as_generator",
     "ManifoldError",
     "ParameterError",
     "ShapeError",

@@ -130,6 +130,23 @@ class Grassmannian:
         return vecs[..., -self.k:], vecs[..., : -self.k]
 
     # -- membership ------------------------------------------------------------------------
+    def check_points(self, x, name: str = "x") -> np.ndarray:
+        """``x`` as a float array of points, shape ``(..., n, n)``, after checking it.
+
+        Raises ``TypeError`` (not numeric), :class:`ShapeError`, :class:`NonFiniteError` or
+        :class:`NotOnManifoldError` (not a rank-``k`` projector within ``atol``), naming ``name``.
+        """
+        return as_points(self, x, name)
+
+    def check_tangent(self, vector, base_point, name: str = "tangent_vec") -> np.ndarray:
+        """``vector`` as a float array of tangent vectors at ``base_point``, after checking it.
+
+        Raises :class:`NotTangentError` when the part of ``V`` normal to ``T_P`` (including
+        any asymmetry) exceeds ``atol · max(1, |V|_F)``, besides the errors of
+        :meth:`check_points` and a :class:`ShapeError` when batch shapes do not broadcast.
+        """
+        return as_tangent(self, vector, as_points(self, base_point, "base_point"), name)
+
     def belongs(self, x, *, atol: float | None = None) -> np.ndarray:
         """Whether each matrix is a symmetric idempotent of trace ``k`` within ``atol``.
 

@@ -108,6 +108,24 @@ class Sphere:
         return arr, vx, vv
 
     # -- membership ------------------------------------------------------------------------
+    def check_points(self, x, name: str = "x") -> np.ndarray:
+        """``x`` as a float array of points, shape ``(..., d + 1)``, after checking it.
+
+        Raises ``TypeError`` (not numeric), :class:`ShapeError`, :class:`NonFiniteError` or
+        :class:`NotOnManifoldError` (norm off 1 by more than ``atol``), naming ``name``.
+        """
+        return self._points(x, name)[0]
+
+    def check_tangent(self, vector, base_point, name: str = "tangent_vec") -> np.ndarray:
+        """``vector`` as a float array of tangent vectors at ``base_point``, after checking it.
+
+        Raises :class:`NotTangentError` when ``|⟨v, x⟩| > atol · max(1, |v|)``, besides the
+        errors of :meth:`check_points` (for both arguments) and a :class:`ShapeError` when
+        batch shapes do not broadcast.
+        """
+        x, _ = self._points(base_point, "base_point")
+        return self._tangent(vector, x, name)[0]
+
     def belongs(self, x, *, atol: float | None = None) -> np.ndarray:
         """Whether each point has norm 1 within ``atol`` (default: the space's); shape ``(...)``.
 
@@ -155,6 +173,12 @@ class Sphere:
         wnorm2 = np.asarray(yy - dot * dot / xx)
         near = dot * dot > 0.81 * xx * yy
         w = None
+        if near.all():  # no gather: the chord path on the whole (broadcast) arrays
+            sign = np.where(dot >= 0, 1.0, -1.0)[..., None]
+            chord = x - sign * y
+            w = -sign * (chord - (_dot(chord, x) / xx)[..., None] * x)
+            wnorm = np.sqrt(_dot(w, w))
+            return np.arctan2(np.sqrt(xx) * wnorm, dot), (w if normal else None), wnorm
         if normal:  # w = y − (⟨x,y⟩/|x|²) x in one allocation (its shape is the broadcast one)
             w = np.multiply(x, (-dot / xx)[..., None])
             w += y

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from laws.drawing import require_pyplot
+
 from .digraph import AttentionDigraph
 from .hubs import HubExtension
 
 __all__ = ["draw_hub_extension"]
-
-
-def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "drawing needs matplotlib: pip install 'transformer-dynamics[plot]'") from None
-    return plt
 
 
 def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, path=None):
@@ -28,7 +21,7 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
     first. Returns the matplotlib figure (also saved to ``path`` if given).
     """
     extension.validate(digraph)
-    plt = _pyplot()
+    plt = require_pyplot()
     n = digraph.n
     angle = 2 * np.pi * np.arange(n) / max(n, 1) + np.pi / 2
     pos = np.stack([np.cos(angle), np.sin(angle)], axis=1)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from manifolds._checks import as_generator
+from manifolds import as_generator
 
 from .digraph import AttentionDigraph
 from .errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError

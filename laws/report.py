@@ -1,0 +1,120 @@
+"""Numerical checks with their margins: the report type every verification returns.
+
+A :class:`Check` compares a measured ``value`` with a ``bound`` (``value ≤ bound`` or
+``value > bound``); its ``margin`` is the signed slack, positive exactly when it passes. A
+:class:`Report` is a titled list of checks that passes when all of them do.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+__all__ = ["Check", "Report"]
+
+_RELATIONS = ("<=", "<", ">", ">=")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One measured property: ``value`` compared with ``bound`` by ``relation``.
+
+    Attributes
+    ----------
+    name : str
+        What is checked, in words.
+    value : float
+        The measured quantity (an error, a decrease, a distance).
+    bound : float
+        The tolerance or threshold it is compared with.
+    relation : {"<=", "<", ">", ">="}
+        ``"<="`` for errors (``value ≤ bound`` passes), ``">"`` for strict properties
+        (``value > bound`` passes: a decrease larger than the rounding floor).
+    where : str
+        The sample, point or index that attains ``value`` (empty when not applicable).
+
+    Examples
+    --------
+    >>> Check("error", 1e-14, 1e-12, "<=").passed
+    True
+    >>> Check("decrease", 0.0, 1e-15, ">").margin
+    -1e-15
+    """
+
+    name: str
+    value: float
+    bound: float
+    relation: str = "<="
+    where: str = ""
+
+    def __post_init__(self):
+        if self.relation not in _RELATIONS:
+            raise ValueError(f"relation must be one of {_RELATIONS}, got {self.relation!r}")
+        object.__setattr__(self, "value", float(self.value))
+        object.__setattr__(self, "bound", float(self.bound))
+
+    @property
+    def margin(self) -> float:
+        """``bound − value`` for upper bounds, ``value − bound`` for lower bounds; NaN fails."""
+        slack = self.bound - self.value if self.relation in ("<=", "<") else self.value - self.bound
+        return slack if not math.isnan(slack) else -math.inf
+
+    @property
+    def passed(self) -> bool:
+        m = self.margin
+        return m > 0 if self.relation in ("<", ">") else m >= 0
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name, "value": self.value, "bound": self.bound,
+            "relation": self.relation, "margin": self.margin, "passed": self.passed,
+            "where": self.where,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """A titled list of :class:`Check` rows; ``passed`` when every row passes.
+
+    ``str(report)`` is a readable table; :meth:`to_dict` is JSON-ready. ``notes`` carries
+    facts that are not checks (a profile's smoothness, the radii sampled).
+    """
+
+    title: str
+    checks: tuple[Check, ...]
+    notes: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "checks", tuple(self.checks))
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    def __getitem__(self, name: str) -> Check:
+        for check in self.checks:
+            if check.name == name:
+                return check
+        raise KeyError(f"no check named {name!r}; the checks are {[c.name for c in self.checks]}")
+
+    def failures(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if not c.passed)
+
+    def to_dict(self) -> dict:
+        return {
+            "title": self.title, "passed": self.passed,
+            "checks": [c.to_dict() for c in self.checks], "notes": dict(self.notes),
+        }
+
+    def __str__(self) -> str:
+        rows = [("check", "value", "", "bound", "margin", "pass", "where")]
+        rows += [
+            (c.name, f"{c.value:.3e}", c.relation, f"{c.bound:.3e}", f"{c.margin:.3e}",
+             "yes" if c.passed else "NO", c.where)
+            for c in self.checks
+        ]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines = [f"{self.title}: {'passed' if self.passed else 'FAILED'}"]
+        lines += ["  " + "  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in rows]
+        lines += [f"  {key}: {value}" for key, value in self.notes.items()]
+        return "\n".join(lines)
