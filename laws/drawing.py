@@ -1,4 +1,5 @@
-"""Pictures of a bump kernel and of a unit field ``a_θ`` on ``S^2`` (needs the ``plot`` extra)."""
+"""Pictures (needs the ``plot`` extra): a bump kernel and a unit field ``a_θ`` on ``S^2``;
+the clustering of self-attention dynamics."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from manifolds import Sphere
 from .fields import IsotropicFamily
 from .kernels import BumpKernel
 
-__all__ = ["draw_kernel_and_field"]
+__all__ = ["draw_kernel_and_field", "draw_clustering"]
 
 
 def require_pyplot():
@@ -88,6 +89,52 @@ def draw_kernel_and_field(kernel: BumpKernel, center, theta, *, path=None, arrow
         ax.axis("off")
         ax.view_init(elev=_ELEV, azim=_AZIM)
     right.legend(loc="lower left")
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=110)
+    return fig
+
+
+def draw_clustering(trajectory, *, path=None, bins: int = 60):
+    r"""The clustering picture of seed 003: pairwise inner products against time.
+
+    Left: for every recorded time, the histogram of ``⟨x_i, x_j⟩`` over all pairs ``i < j``
+    of all systems (color: fraction of pairs, log scale), which concentrates at ``1`` as the
+    tokens collapse. Right, on ``S^2``: the trajectories of the first system, dots at the
+    end. Returns the matplotlib figure (saved to ``path`` if given).
+    """
+    plt = require_pyplot()
+    from matplotlib.colors import LogNorm
+
+    points = np.asarray(trajectory.points)
+    if not isinstance(trajectory.space, Sphere):
+        raise TypeError(f"draw_clustering draws tokens on a sphere, not {trajectory.space.name}")
+    n = points.shape[2]
+    iu = np.triu_indices(n, 1)
+    inner = np.matmul(points, np.swapaxes(points, -1, -2))[..., iu[0], iu[1]]   # (T, B, pairs)
+    inner = inner.reshape(len(trajectory.times), -1)
+    edges = np.linspace(-1.0, 1.0, bins + 1)
+    hist = np.stack([np.histogram(row, bins=edges)[0] for row in inner]).T / inner.shape[1]
+    three_d = trajectory.space.dim == 2
+    fig = plt.figure(figsize=(12 if three_d else 7, 5))
+    ax = fig.add_subplot(1, 2 if three_d else 1, 1)
+    t = trajectory.times
+    mesh = ax.pcolormesh(t, 0.5 * (edges[:-1] + edges[1:]), np.where(hist > 0, hist, np.nan),
+                         shading="nearest", norm=LogNorm(vmin=max(hist[hist > 0].min(), 1e-4), vmax=1))
+    fig.colorbar(mesh, ax=ax, label="fraction of pairs")
+    ax.set(xlabel=f"time ({trajectory.diagnostics.get('clock', 'physical')} clock)",
+           ylabel="⟨x_i, x_j⟩", title=f"pairwise inner products, {points.shape[1]} systems × {n} tokens")
+    if three_d:
+        ax3 = fig.add_subplot(1, 2, 2, projection="3d")
+        u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 61), np.linspace(0, np.pi, 31))
+        ax3.plot_surface(np.cos(u) * np.sin(v), np.sin(u) * np.sin(v), np.cos(v), color="0.9",
+                         alpha=0.3, linewidth=0)
+        for i in range(n):
+            ax3.plot(*points[:, 0, i].T, linewidth=0.8)
+        ax3.scatter(*points[-1, 0].T, color="black", s=12)
+        ax3.set_box_aspect((1, 1, 1))
+        ax3.axis("off")
+        ax3.set_title("trajectories of the first system")
     fig.tight_layout()
     if path is not None:
         fig.savefig(path, dpi=110)

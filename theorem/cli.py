@@ -8,6 +8,9 @@ Subcommands:
 ``invariants``
     ``b``, ``χ_hub``, ``χ'``, the Pareto front and the real rank of a digraph
     (``--digraph FILE`` or ``--family NAME --n N [--m M]``), with witnesses and certificates.
+``simulate``
+    Self-attention dynamics (SA or USA) of ``--tokens`` tokens on ``sphere:D`` for
+    ``--systems`` random starts: clusters over time, the energy, checks, a figure.
 
 With ``--json`` standard output is exactly one JSON object (library version and seed
 included); progress and tables go to standard error or are left out. Exit codes: 0 when
@@ -41,6 +44,8 @@ from theorem.hubs import random_hub_extension
 from theorem.invariants import biclique_cover_number, hub_chromatic_index, real_rank
 from theorem.pareto import hub_pareto_front
 
+from laws import LawError, SelfAttention, collapse_time, count_clusters, integrate, usa_energy
+from laws.attention import MAX_EXPONENT
 from manifolds import (
     Grassmannian,
     ManifoldError,
@@ -242,6 +247,103 @@ def _invariants(args, out, err) -> int:
     return 0 if optimal else 3
 
 
+def _progress_bar(err, label: str):
+    """A callback ``(done, total)`` drawing a bar on ``err`` (ends the line when done)."""
+    shown = [-1]
+
+    def report(done, total):
+        width = 30
+        filled = int(width * done / total)
+        percent = int(100 * done / total)
+        if percent == shown[0] and done != total:
+            return
+        shown[0] = percent
+        err.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {percent:3d}%")
+        if done == total:
+            err.write("\n")
+        err.flush()
+    return report
+
+
+def _simulate(args, out, err) -> int:
+    space = parse_space(args.space)
+    if not isinstance(space, Sphere):
+        raise LawError(f"simulate runs self-attention on spheres; got {args.space} (use sphere:D)")
+    for name in ("tokens", "systems", "record_every"):
+        if getattr(args, name) < 1:
+            raise LawError(f"--{name.replace('_', '-')} must be at least 1")
+    sa = SelfAttention(args.beta, normalization=args.normalization, clock=args.clock)
+    x0 = space.random_point(args.systems * args.tokens, rng=args.seed).reshape(
+        args.systems, args.tokens, space.dim + 1)
+    show = not args.json or args.progress
+    traj = integrate(sa, x0, t_final=args.t_final, dt=args.dt, method=args.method,
+                     record_every=args.record_every,
+                     progress=_progress_bar(err, "simulate") if show else None)
+    clusters = count_clusters(traj.points, threshold=args.threshold)          # (T, B)
+    collapse = collapse_time(traj.times, traj.points, eps=args.eps)
+    scaled = args.beta * 1.0 > MAX_EXPONENT
+    energy = usa_energy(traj.points, args.beta, scaled=scaled) if args.beta > 0 else None
+    checks = [{"name": "points on the sphere", "value": traj.diagnostics["max_deviation"],
+               "bound": 1e-12, "passed": traj.diagnostics["max_deviation"] <= 1e-12},
+              {"name": "finite", "value": float(np.isfinite(traj.points).all()), "bound": 1.0,
+               "passed": bool(np.isfinite(traj.points).all())}]
+    if args.normalization == "mean" and energy is not None:
+        drop = float(np.max(energy[:-1] - energy[1:], initial=0.0) / np.max(energy))
+        checks.append({"name": "USA energy non-decreasing", "value": drop, "bound": 1e-12,
+                       "passed": drop <= 1e-12})
+    passed = all(c["passed"] for c in checks)
+    energy_name = "e^-beta E_beta" if scaled else "E_beta"
+    if args.plot:
+        from laws.drawing import draw_clustering
+
+        draw_clustering(traj, path=args.plot)
+    if args.json:
+        json.dump({
+            "command": "simulate", "version": library_version(), "seed": args.seed,
+            "passed": passed, "space": space_spec(space), "tokens": args.tokens,
+            "systems": args.systems, "beta": args.beta, "normalization": args.normalization,
+            "clock": traj.diagnostics["clock"], "method": args.method, "dt": traj.diagnostics["dt"],
+            "t_final": args.t_final, "threshold": args.threshold, "eps": args.eps,
+            "times": traj.times.tolist(), "clusters": clusters.tolist(),
+            "collapse_time": [None if not np.isfinite(c) else float(c) for c in collapse],
+            "energy_name": energy_name,
+            "final_energy": None if energy is None else energy[-1].tolist(),
+            "checks": checks, "plot": args.plot,
+        }, out)
+        out.write("\n")
+        return 0 if passed else 1
+    model = "SA (softmax)" if args.normalization == "softmax" else "USA (mean)"
+    print(f"transformer-dynamics {library_version()}: simulate {model}, beta = {args.beta:g}, "
+          f"{args.tokens} tokens on {space_spec(space)}, {args.systems} systems (seed {args.seed}), "
+          f"{args.method}, dt = {traj.diagnostics['dt']:g}, {traj.diagnostics['clock']} clock\n",
+          file=out)
+    rows = []
+    picks = np.unique(np.linspace(0, len(traj.times) - 1, min(11, len(traj.times))).astype(int))
+    for t in picks:
+        c = clusters[t]
+        row = [f"{traj.times[t]:g}", f"{c.min()}", f"{np.median(c):g}", f"{c.max()}",
+               f"{np.mean(c == 1):.0%}"]
+        if energy is not None:
+            row.append(f"{energy[t].mean():.6g}")
+        rows.append(row)
+    headers = ["time", "clusters min", "median", "max", "collapsed"]
+    if energy is not None:
+        headers.append(f"mean {energy_name}")
+    print(_table(headers, rows), file=out)
+    done = np.isfinite(collapse)
+    print(f"\nclusters: single linkage at {args.threshold:g} rad; collapsed: every inner product "
+          f">= 1 - {args.eps:g}", file=out)
+    print(f"collapse time: {done.sum()}/{len(done)} systems"
+          + (f", median {np.median(collapse[done]):g}" if done.any() else ""), file=out)
+    for c in checks:
+        print(f"check {c['name']}: {c['value']:.3g} (bound {c['bound']:g}) "
+              f"{'passed' if c['passed'] else 'FAILED'}", file=out)
+    if args.plot:
+        print(f"figure: {args.plot}", file=out)
+    print(f"\n{'all checks passed' if passed else 'SOME CHECKS FAILED'}", file=out)
+    return 0 if passed else 1
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="transformer-dynamics",
@@ -287,6 +389,36 @@ def _parser() -> argparse.ArgumentParser:
     inv.add_argument("--progress", action="store_true",
                      help="with --json, still report progress on standard error")
     inv.set_defaults(run=_invariants)
+
+    sim = sub.add_parser(
+        "simulate", help="self-attention dynamics on a sphere: clusters over time",
+        description="Integrate SA or USA (Q = K = V = I) from random starts and report the "
+                    "clusters over time, the energy E_beta and the checks.")
+    sim.add_argument("--space", default="sphere:2", help="sphere:D (default sphere:2)")
+    sim.add_argument("--tokens", type=int, default=32, metavar="N", help="tokens (default 32)")
+    sim.add_argument("--beta", type=float, default=1.0, help="inverse temperature (default 1)")
+    sim.add_argument("--normalization", choices=["softmax", "mean"], default="softmax",
+                     help="SA (softmax, default) or USA (mean)")
+    sim.add_argument("--clock", choices=["physical", "rescaled"], default="physical",
+                     help="USA only: rescaled time s = e^beta t (needed past beta = 700)")
+    sim.add_argument("--t-final", type=float, default=20.0, metavar="T", help="horizon (default 20)")
+    sim.add_argument("--dt", type=float, default=0.05, help="step (default 0.05)")
+    sim.add_argument("--method", choices=["euler", "heun", "rk4"], default="rk4")
+    sim.add_argument("--record-every", type=int, default=5, metavar="K",
+                     help="record every K steps (default 5)")
+    sim.add_argument("--systems", type=int, default=8, metavar="B",
+                     help="independent random starts (default 8)")
+    sim.add_argument("--threshold", type=float, default=0.1,
+                     help="cluster linkage distance, radians (default 0.1)")
+    sim.add_argument("--eps", type=float, default=1e-3,
+                     help="collapse: every inner product >= 1 - eps (default 1e-3)")
+    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument("--plot", metavar="FILE", help="write the clustering figure (plot extra)")
+    sim.add_argument("--json", action="store_true",
+                     help="print exactly one JSON object on standard output")
+    sim.add_argument("--progress", action="store_true",
+                     help="with --json, still draw the progress bar on standard error")
+    sim.set_defaults(run=_simulate)
     return parser
 
 
@@ -299,7 +431,7 @@ def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args, out, err)
-    except (ManifoldError, TheoremError, TypeError, OSError) as exc:
+    except (ManifoldError, TheoremError, LawError, TypeError, OSError, ImportError) as exc:
         print(f"transformer-dynamics: error: {exc}", file=err)
         return 2
 

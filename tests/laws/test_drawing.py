@@ -25,3 +25,18 @@ def test_drawing_shows_support_and_front_zero_set(tmp_path):
     with pytest.raises(TypeError, match="Sphere"):
         draw_kernel_and_field(BumpKernel(ProjectiveSpace(2), 0.5), np.eye(3), np.eye(3))
     assert IsotropicFamily(s2).zero_set_distance(theta, c) == pytest.approx(np.pi / 2)
+
+
+def test_clustering_figure_has_the_histogram_and_one_line_per_token(tmp_path):
+    from laws import SelfAttention, integrate
+    from laws.drawing import draw_clustering
+
+    x0 = Sphere(2).random_point(10, rng=0).reshape(2, 5, 3)
+    traj = integrate(SelfAttention(1.0), x0, t_final=2.0, dt=0.1)
+    fig = draw_clustering(traj, path=tmp_path / "c.png")
+    heat, _, three_d = fig.axes
+    mesh = heat.collections[0]
+    assert mesh.get_array().shape == (60, len(traj.times))      # 60 bins of ⟨x_i, x_j⟩ × times
+    assert len(three_d.get_lines()) == 5
+    x7 = Sphere(7).random_point(4, rng=1).reshape(1, 4, 8)
+    assert len(draw_clustering(integrate(SelfAttention(1.0), x7, t_final=1.0, dt=0.1)).axes) == 2
