@@ -35,6 +35,14 @@ def _circle(space, center: np.ndarray, radius: float) -> np.ndarray:
     return space.exp(radius * (np.cos(t) * e1 + np.sin(t) * e2), center)
 
 
+def finish_figure(fig, path=None):
+    """Lay out ``fig``, save it to ``path`` (110 dpi) when given, and return it."""
+    fig.tight_layout()
+    if path is not None:
+        fig.savefig(path, dpi=110)
+    return fig
+
+
 def _fibonacci_sphere(count: int) -> np.ndarray:
     i = np.arange(count) + 0.5
     z = 1 - 2 * i / count
@@ -89,10 +97,7 @@ def draw_kernel_and_field(kernel: BumpKernel, center, theta, *, path=None, arrow
         ax.axis("off")
         ax.view_init(elev=_ELEV, azim=_AZIM)
     right.legend(loc="lower left")
-    fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110)
-    return fig
+    return finish_figure(fig, path)
 
 
 def draw_clustering(trajectory, *, path=None, bins: int = 60):
@@ -135,7 +140,4 @@ def draw_clustering(trajectory, *, path=None, bins: int = 60):
         ax3.set_box_aspect((1, 1, 1))
         ax3.axis("off")
         ax3.set_title("trajectories of the first system")
-    fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110)
-    return fig
+    return finish_figure(fig, path)

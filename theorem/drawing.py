@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from laws.drawing import require_pyplot
+from laws.drawing import finish_figure, require_pyplot
 
 from .digraph import AttentionDigraph
 from .hubs import HubExtension
@@ -50,7 +50,4 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
         ax.set_title(title)
         ax.set_aspect("equal")
         ax.axis("off")
-    fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110)
-    return fig
+    return finish_figure(fig, path)
