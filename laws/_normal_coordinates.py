@@ -46,24 +46,29 @@ def hessian(func, dim: int, step: float):
     Second derivatives along ``e_i`` and ``e_i + e_j`` with the five-point stencil
     ``(−f(2h) + 16 f(h) − 30 f(0) + 16 f(−h) − f(−2h)) / 12h²`` (error ``O(h⁴)`` for smooth
     ``func``), then ``H_ij = (D²_{e_i+e_j} − H_ii − H_jj) / 2``. ``func`` takes a batch of
-    coordinates ``(..., dim)``; all ``5 · dim (dim + 1) / 2`` points go in one call.
+    coordinates ``(..., dim)`` and returns ``(...)``, or ``(..., *batch)`` for a batch of
+    functions sharing the coordinates (several base points at once); all
+    ``5 · dim (dim + 1) / 2`` points go in one call.
 
-    Returns the symmetric Hessian ``(dim, dim)`` and a conservative error estimate: the
-    largest entry of ``|H(h) − H(2h)|`` (15 times the ``O(h⁴)`` term for smooth ``func``; still
-    an estimate of the error for functions that are only ``C²``) plus the rounding floor
-    ``64 eps max|f| / h²``.
+    Returns the symmetric Hessian ``(*batch, dim, dim)`` and a conservative error estimate
+    (a float, or an array of shape ``batch``): the largest entry of ``|H(h) − H(2h)|`` (15
+    times the ``O(h⁴)`` term for smooth ``func``; still an estimate of the error for
+    functions that are only ``C²``) plus the rounding floor ``64 eps max|f| / h²``.
     """
     eye = np.eye(dim)
     iu = np.triu_indices(dim, 1)
+    diagonal = np.arange(dim)
     directions = np.concatenate([eye, eye[iu[0]] + eye[iu[1]]])
     estimates = []
     for h in (step, 2.0 * step):
-        second = _second_derivatives(func, directions, h)
-        hess = np.diag(second[:dim])
+        second = _second_derivatives(func, directions, h)          # (m, *batch)
+        hess = np.zeros((dim, dim) + second.shape[1:])
+        hess[diagonal, diagonal] = second[:dim]
         off = 0.5 * (second[dim:] - second[:dim][iu[0]] - second[:dim][iu[1]])
         hess[iu] = off
         hess[iu[1], iu[0]] = off
-        estimates.append(hess)
-    scale = float(np.max(np.abs(func(np.zeros((1, dim))))))
-    error = np.max(np.abs(estimates[0] - estimates[1])) + 64 * np.finfo(float).eps * scale / step**2
-    return estimates[0], float(error)
+        estimates.append(np.moveaxis(hess, (0, 1), (-2, -1)))
+    center = np.abs(np.asarray(func(np.zeros((1, dim))), dtype=float))[0]
+    error = (np.abs(estimates[0] - estimates[1]).max(axis=(-2, -1))
+             + 64 * np.finfo(float).eps * center / step**2)
+    return estimates[0], (float(error) if np.ndim(error) == 0 else error)

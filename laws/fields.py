@@ -267,24 +267,22 @@ class IsotropicFamily:
         return theta / self._norm(theta)
 
     def _margin(self, thetas: np.ndarray, avoid: np.ndarray) -> np.ndarray:
-        """Least distance from ``avoid`` to ``Z(θ)`` for a batch of ``θ``.
+        """Least distance from ``avoid`` to ``Z(θ)`` for a batch of ``θ`` on a projector space.
 
-        On projector spaces ``-inf`` unless the eigenvalues of ``θ`` are either equal (within
-        a relative ``1e-9``, allowed on ``RP^d``) or apart by at least a relative
+        ``-inf`` unless the eigenvalues of ``θ`` are apart by at least a relative
         ``_SEARCH_GAP``: nearly equal eigenvalues make ``|v(θ)|`` nearly vanish along a whole
-        curve, and ``a_θ`` turn fast there.
+        curve, and ``a_θ`` turn fast there. With distinct eigenvalues the zero set is the
+        ``C(n, k)`` eigen-subspaces; all candidates are evaluated in one batch.
         """
-        out = np.empty(len(thetas))
-        for i, theta in enumerate(thetas):
-            if not self._sphere:
-                vals = np.linalg.eigvalsh(theta)
-                gaps = np.diff(vals) / np.abs(vals).max()
-                merged = gaps <= _EIGEN_GAP if self.space.k == 1 else np.zeros_like(gaps, dtype=bool)
-                if not ((gaps >= _SEARCH_GAP) | merged).all():
-                    out[i] = -np.inf
-                    continue
-            out[i] = self.zero_set_distance(theta, avoid).min()
-        return out
+        space = self.space
+        vals, vecs = np.linalg.eigh(thetas)                              # (C, n), (C, n, n)
+        gaps = np.diff(vals, axis=-1) / np.abs(vals).max(axis=-1, keepdims=True)
+        ok = (gaps >= _SEARCH_GAP).all(axis=-1)
+        subsets = np.array(list(combinations(range(space.n), space.k)))   # (S, k)
+        u = np.swapaxes(vecs[:, :, subsets], 1, 2)                       # (C, S, n, k)
+        zeros = u @ np.swapaxes(u, -1, -2)                                # (C, S, n, n)
+        d = space._dist(zeros[:, :, None], avoid[None, None])              # (C, S, m)
+        return np.where(ok, d.min(axis=(1, 2)), -np.inf)
 
     def _sphere_search(self, direction, y0, avoid):
         def thetas(phi):

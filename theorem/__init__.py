@@ -1,10 +1,14 @@
 """The paper's Main Theorem: attention digraphs, hub extensions, invariants, density covers.
 
-So far: attention digraphs and named families, hub extensions with their colorings (Lemma
-2.1), the random hub model, the invariants ``b``, ``χ_hub`` and ``χ'`` with witnesses and
-certificates, and the command line. Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
+Attention digraphs and named families, hub extensions with their colorings (Lemma 2.1), the
+random hub model, the invariants ``b``, ``χ_hub`` and ``χ'`` with witnesses and certificates
+and their Pareto front; part (i) of the Main Theorem (:func:`universal_law`,
+:class:`UniversalFamily`, :func:`one_function_cover`) and part (ii) (:func:`density_cover`,
+:func:`density_cover_for`) with their verification (:func:`verify_density_cover`); the
+command line. Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
 """
 
+from .density_cover import DensityCover, density_cover, density_cover_for, partition_cover, product_cover
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index, validate_edge_coloring
 from .errors import (
@@ -33,7 +37,10 @@ from .invariants import (
     real_rank,
     sperner_number,
 )
+from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
 from .results import Certificate, InvariantResult
+from .universal import UniversalFamily, one_function_cover, universal_law
+from .verification import VerificationReport, verify_density_cover
 
 __all__ = [
     "AttentionDigraph",
@@ -54,6 +61,19 @@ __all__ = [
     "is_fooling_set",
     "sperner_number",
     "validate_edge_coloring",
+    "hub_pareto_front",
+    "ParetoFront",
+    "ParetoPoint",
+    "universal_law",
+    "UniversalFamily",
+    "one_function_cover",
+    "DensityCover",
+    "density_cover",
+    "density_cover_for",
+    "partition_cover",
+    "product_cover",
+    "verify_density_cover",
+    "VerificationReport",
     "Certificate",
     "InvariantResult",
     "TheoremError",

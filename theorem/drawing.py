@@ -1,4 +1,5 @@
-"""Drawings of an attention digraph beside a colored hub extension (needs the ``plot`` extra)."""
+"""Drawings (needs the ``plot`` extra): an attention digraph beside a colored hub extension,
+and the weights of a density cover over ``S^2``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from laws.drawing import finish_figure, require_pyplot
 from .digraph import AttentionDigraph
 from .hubs import HubExtension
 
-__all__ = ["draw_hub_extension"]
+__all__ = ["draw_hub_extension", "draw_density_cover"]
 
 
 def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, path=None):
@@ -51,3 +52,55 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
         ax.set_aspect("equal")
         ax.axis("off")
     return finish_figure(fig, path)
+
+
+def draw_density_cover(cover, targets=None, *, path=None):
+    r"""Heat maps of ``x ↦ β_j(x, α(b))`` over ``S^2`` for a few targets ``b``.
+
+    For each target ``b`` (default: up to three vertices with in-edges) the weight ``j`` of
+    a hub covering an edge into ``b`` is drawn over the whole sphere in longitude and latitude;
+    it is ``1`` at the images of the sources ``a`` of the color-``j`` edges ``(a, b)`` (red
+    dots) and ``0`` near every other embedded vertex (black dots; ``b`` itself circled).
+    Returns the matplotlib figure (saved to ``path`` if given).
+    """
+    from manifolds import Sphere
+
+    space = cover.space
+    if not isinstance(space, Sphere) or space.dim != 2:
+        raise TypeError(f"draw_density_cover draws on Sphere(2), not {space.name}")
+    plt = require_pyplot()
+    choices = []
+    for j, edges in enumerate(cover.claims):
+        for b in sorted(set(edges[:, 1].tolist())):
+            if (targets is None or b in targets) and b not in [c[1] for c in choices]:
+                choices.append((j, b))
+    if targets is None:
+        choices = choices[:3]
+    if not choices:
+        raise ValueError("no target with an in-edge to draw; pass targets=[b, ...] with in-edges")
+    lon, lat = np.meshgrid(np.linspace(-np.pi, np.pi, 361), np.linspace(-np.pi / 2, np.pi / 2, 181))
+    grid = np.stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)], axis=-1)
+    grid /= np.linalg.norm(grid, axis=-1, keepdims=True)
+    p = cover.points
+    p_lon, p_lat = np.arctan2(p[:, 1], p[:, 0]), np.arcsin(np.clip(p[:, 2], -1, 1))
+    fig, axes = plt.subplots(1, len(choices), figsize=(4.6 * len(choices) + 1, 2.9), squeeze=False,
+                             layout="constrained")
+    for ax, (j, b) in zip(axes[0], choices):
+        weight = cover.weights[j]
+        values = weight.phi(grid) @ weight.psi(p[b])
+        mesh = ax.pcolormesh(np.degrees(lon), np.degrees(lat), values, shading="auto",
+                             cmap="magma", vmin=0, vmax=1)
+        sources = [a for a, bb in cover.claims[j].tolist() if bb == b]
+        others = [a for a in range(len(p)) if a not in sources]
+        ax.scatter(np.degrees(p_lon[others]), np.degrees(p_lat[others]), color="white",
+                   edgecolor="black", s=18, zorder=3)
+        ax.scatter(np.degrees(p_lon[sources]), np.degrees(p_lat[sources]), color="red", s=22, zorder=4)
+        ax.scatter(np.degrees(p_lon[b]), np.degrees(p_lat[b]), facecolor="none", edgecolor="cyan",
+                   s=90, linewidth=1.5, zorder=5)
+        ax.set(xlabel="longitude (°)", ylabel="latitude (°)", aspect="equal",
+               title=f"β_{j}(x, α({b})): 1 at sources {sources}")
+        ax.title.set_fontsize(9)
+    fig.colorbar(mesh, ax=axes[0].tolist(), shrink=0.8)
+    if path is not None:
+        fig.savefig(path, dpi=110)
+    return fig
