@@ -268,3 +268,15 @@ def test_readme_main_job_is_verify_and_its_suite_passes():
                       for s in ("sphere:2", "projective:2", "grassmannian:4,2") for o in ("hubs", "colors")}
     assert all(c["edges_verified"] == c["edges"] and c["exact_passed"] and c["rank_passed"]
                for c in report["covers"])
+
+
+def test_universal_law_refuses_a_radius_without_a_field():
+    from laws import ZeroSetError
+
+    rp2 = ProjectiveSpace(2)
+    y0, x0 = rp2.random_point(2, rng=0)
+    v0 = rp2.tangent_basis(y0)[0]
+    # no θ keeps the zero set farther than arccos(1/√3) ≈ 0.955 from y0 on RP^2
+    with pytest.raises(ZeroSetError, match="best keeps it 0.955"):
+        universal_law(rp2, BumpKernel(rp2, 1.2), x0, y0, v0, rng=0)
+    assert strength_report(universal_law(rp2, BumpKernel(rp2, 0.9), x0, y0, v0, rng=0), x0, y0, rng=0).passed
