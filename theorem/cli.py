@@ -454,6 +454,20 @@ def _simulate(args, out, err) -> int:
     return 0 if passed else 1
 
 
+def _digraph_arguments(parser, *, required: bool) -> None:
+    """The digraph options every command shares: ``--digraph FILE`` or ``--family NAME --n N
+    [--m M]`` (``random-hub`` with ``--hubs``, ``--p``), and ``--drop-loops``."""
+    source = parser.add_mutually_exclusive_group(required=required)
+    source.add_argument("--digraph", metavar="FILE",
+                        help="edge list ('u v' lines, '#' comments) or .json")
+    source.add_argument("--family", choices=sorted(FAMILIES) + ["random-hub"])
+    parser.add_argument("--n", type=int, help="vertices (complete-bipartite: |A|)")
+    parser.add_argument("--m", type=int, help="second parameter: B, W, S or BLOCK")
+    parser.add_argument("--hubs", type=int, help="random-hub: number of hubs")
+    parser.add_argument("--p", type=float, help="random-hub: join probability")
+    parser.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="transformer-dynamics",
@@ -481,16 +495,8 @@ def _parser() -> argparse.ArgumentParser:
     inv = sub.add_parser(
         "invariants", help="b, hub-chromatic index, chromatic index, Pareto front of a digraph",
         description="Exact invariants of an attention digraph with witnesses and certificates.")
-    source = inv.add_mutually_exclusive_group(required=True)
-    source.add_argument("--digraph", metavar="FILE",
-                        help="edge list ('u v' lines, '#' comments) or .json")
-    source.add_argument("--family", choices=sorted(FAMILIES) + ["random-hub"])
-    inv.add_argument("--n", type=int, help="vertices (complete-bipartite: |A|)")
-    inv.add_argument("--m", type=int, help="second parameter: B, W, S or BLOCK")
-    inv.add_argument("--hubs", type=int, help="random-hub: number of hubs")
-    inv.add_argument("--p", type=float, help="random-hub: join probability")
+    _digraph_arguments(inv, required=True)
     inv.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    inv.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
     inv.add_argument("--time-limit", type=float, metavar="S", default=120.0,
                      help="wall-clock budget of the whole command, seconds (default 120: "
                           "the command never hangs; unproved bounds exit with code 3)")
@@ -506,15 +512,7 @@ def _parser() -> argparse.ArgumentParser:
                     "verify them at the paper's strength, exactly, and for rank. Without "
                     "arguments: the paper's two examples and a random hub digraph on S^2, RP^2 "
                     "and Gr(2,4).")
-    vsource = ver.add_mutually_exclusive_group()
-    vsource.add_argument("--digraph", metavar="FILE",
-                         help="edge list ('u v' lines, '#' comments) or .json")
-    vsource.add_argument("--family", choices=sorted(FAMILIES) + ["random-hub"])
-    ver.add_argument("--n", type=int, help="vertices (complete-bipartite: |A|)")
-    ver.add_argument("--m", type=int, help="second parameter: B, W, S or BLOCK")
-    ver.add_argument("--hubs", type=int, help="random-hub: number of hubs")
-    ver.add_argument("--p", type=float, help="random-hub: join probability")
-    ver.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
+    _digraph_arguments(ver, required=False)
     ver.add_argument("--space", action="append", metavar="SPACE",
                      help="sphere:D, projective:D or grassmannian:N,K (repeatable; default: "
                           + ", ".join(SUITE_SPACES) + ")")
