@@ -18,7 +18,7 @@ import numpy as np
 
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index
-from .errors import TheoremError
+from .errors import InvalidHubExtensionError, TheoremError
 from .hubs import HubExtension
 from .results import Certificate, InvariantResult
 from .sat import SOLVER, solve_within
@@ -29,6 +29,8 @@ __all__ = [
     "fooling_set",
     "is_fooling_set",
     "sperner_number",
+    "transitive_sequence",
+    "is_transitive_sequence",
     "biclique_cover_cnf",
     "difunctional_cover_cnf",
     "real_rank",
@@ -116,6 +118,91 @@ def _mutual_clique(digraph: AttentionDigraph) -> list[int]:
         if all(mutual[v, u] for u in clique):
             clique.append(int(v))
     return clique
+
+
+def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
+    """Whether ``sequence`` lists distinct vertices with ``(v_i, v_l) ∈ E`` for all ``i < l``."""
+    seq = [int(v) for v in sequence]
+    if len(set(seq)) != len(seq) or any(not 0 <= v < digraph.n for v in seq):
+        return False
+    m = digraph.adjacency.astype(bool)
+    return all(m[seq[i], seq[l]] for i in range(len(seq)) for l in range(i + 1, len(seq)))
+
+
+def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0) -> list[int]:
+    r"""A long sequence ``v_1..v_m`` of vertices with ``v_i → v_l`` for all ``i < l``.
+
+    A transitive tournament inside the digraph (edges back are allowed). Greedy: repeatedly
+    take, among the common out-neighbours of the vertices taken so far, one with the most
+    out-neighbours among them (ties broken at random after the first try).
+
+    It certifies ``χ_hub ≥ ⌈log₂ m⌉``: in a cover by ``h`` difunctional relations every vertex
+    ``v`` is a source of at most one biclique and a target of at most one per relation, so
+    ``A_v = {(j, source biclique of v in R_j)}`` and ``B_v = {(j, target biclique)}`` meet
+    each relation's labels in at most one element; ``A_v ∩ B_v = ∅`` (no loops) and
+    ``A_{v_i} ∩ B_{v_l} ≠ ∅`` for ``i < l`` (the edge is covered). Alon's theorem for such
+    skew set-pair systems over a partitioned ground set (N. Alon, J. Combin. Theory A 40
+    (1985), Theorem 1.1, with ``r_j = s_j = 1``) gives ``m ≤ Π_j C(2, 1) = 2^h``.
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> transitive_sequence(transitive_tournament(5))
+    [0, 1, 2, 3, 4]
+    """
+    adjacency = digraph.adjacency.astype(bool)
+    gen = np.random.default_rng(rng)
+    best: list[int] = []
+    for attempt in range(max(int(tries), 1)):
+        candidates = np.ones(digraph.n, dtype=bool)
+        sequence: list[int] = []
+        while candidates.any():
+            idx = np.flatnonzero(candidates)
+            score = adjacency[np.ix_(idx, idx)].sum(axis=1).astype(float)
+            if attempt:
+                score += 0.5 * gen.random(len(idx))
+            v = int(idx[np.argmax(score)])
+            sequence.append(v)
+            candidates &= adjacency[v]
+        if len(sequence) > len(best):
+            best = sequence
+    return best
+
+
+def _log2_ceil(m: int) -> int:
+    return (m - 1).bit_length() if m > 0 else 0
+
+
+def _binary_cover(digraph: AttentionDigraph, order: list[int]) -> HubExtension | None:
+    """``⌈log₂ N⌉`` difunctional relations for a transitive tournament on ``order`` (all
+    vertices), or a complete digraph: relation ``j`` joins, for each prefix of the positions'
+    binary digits above ``j``, the half with digit ``j`` = 0 to the half with 1 (and back,
+    when the digraph has every pair both ways). ``None`` unless it covers ``E`` exactly."""
+    n = len(order)
+    if n != digraph.n or n < 2:
+        return None
+    order_arr = np.asarray(order)
+    m = digraph.adjacency.astype(bool)
+    both = bool((m | np.eye(n, dtype=bool)).all())
+    pos = np.arange(n)
+    hubs, colors = [], []
+    for j in range(_log2_ceil(n)):
+        bit, prefix = (pos >> j) & 1, pos >> (j + 1)
+        for p in np.unique(prefix):
+            zero = order_arr[(prefix == p) & (bit == 0)].tolist()
+            one = order_arr[(prefix == p) & (bit == 1)].tolist()
+            if zero and one:
+                hubs.append((zero, one))
+                colors.append(j)
+                if both:
+                    hubs.append((one, zero))
+                    colors.append(j)
+    ext = HubExtension(hubs, colors)
+    try:
+        ext.validate(digraph)
+    except InvalidHubExtensionError:
+        return None
+    return ext
 
 
 # -- upper bound ------------------------------------------------------------------------------
@@ -399,8 +486,19 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
                                koenig.witness.tolist())
     else:
         witness = greedy
+    sequence = transitive_sequence(digraph)
+    binary = _binary_cover(digraph, sequence)
+    if binary is not None and binary.n_colors < witness.n_colors:
+        witness = binary
     lower = 1
     certificate = Certificate("non-empty", "one edge needs one color")
+    if _log2_ceil(len(sequence)) > lower:
+        lower = _log2_ceil(len(sequence))
+        certificate = Certificate(
+            "transitive-sequence",
+            f"{len(sequence)} vertices with v_i → v_l for all i < l need 2^h ≥ {len(sequence)} "
+            "(Alon 1985, Thm 1.1, r = s = 1)",
+            {"sequence": sequence})
     triples: list = []
 
     def encode(h):

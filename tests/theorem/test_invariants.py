@@ -25,8 +25,10 @@ from theorem.invariants import (
     difunctional_cover_cnf,
     hub_chromatic_index,
     is_fooling_set,
+    is_transitive_sequence,
     real_rank,
     sperner_number,
+    transitive_sequence,
 )
 
 
@@ -85,7 +87,7 @@ def test_there_are_218_digraphs_on_four_vertices():
 
 def _second_solver_agrees_unsat(g, result):
     """Re-encode 'one less than the value' and refute it with Glucose 4."""
-    if result.value == 0 or result.certificate.kind != "unsat":
+    if result.value == 0 or result.certificate.kind not in ("unsat", "transitive-sequence"):
         return
     if result.name == "biclique_cover_number":
         clauses, _ = biclique_cover_cnf(g, result.value - 1)
@@ -214,3 +216,34 @@ def test_pareto_front_reports_an_incomplete_search():
     assert not front.complete and not front.optimal
     for point in front.points:
         point.witness.validate(g)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(5, 8), p=st.floats(0.4, 0.95))
+def test_transitive_sequence_bound_is_confirmed_by_sat(seed, n, p):
+    """Alon's bound χ_hub ≥ ⌈log₂ m⌉, checked without the theorem: Glucose refutes a cover by
+    ⌈log₂ m⌉ − 1 difunctional relations."""
+    gen = np.random.default_rng(seed)
+    adjacency = (gen.random((n, n)) < p).astype(np.uint8)
+    np.fill_diagonal(adjacency, 0)
+    g = AttentionDigraph.from_adjacency(adjacency)
+    sequence = transitive_sequence(g, rng=seed)
+    assert is_transitive_sequence(g, sequence)
+    h = (len(sequence) - 1).bit_length() - 1
+    if h >= 1:
+        clauses, _ = difunctional_cover_cnf(g, h)
+        with Solver(name="glucose4", bootstrap_with=clauses) as s:
+            assert s.solve() is False
+
+
+@pytest.mark.parametrize("family", [complete_digraph, transitive_tournament])
+@pytest.mark.parametrize("n", [17, 24, 32])
+def test_hub_chromatic_index_proved_up_to_32(family, n):
+    g = family(n)
+    r = hub_chromatic_index(g, time_limit=30)
+    assert r.optimal and r.value == (n - 1).bit_length() and r.elapsed < 5
+    r.witness.validate(g)
+    assert r.certificate.kind == "transitive-sequence"
+    assert is_transitive_sequence(g, r.certificate.data["sequence"])
+    assert (len(r.certificate.data["sequence"]) - 1).bit_length() == r.lower_bound
+    assert not is_transitive_sequence(transitive_tournament(3), [2, 1])
