@@ -280,3 +280,14 @@ def test_universal_law_refuses_a_radius_without_a_field():
     with pytest.raises(ZeroSetError, match="best keeps it 0.955"):
         universal_law(rp2, BumpKernel(rp2, 1.2), x0, y0, v0, rng=0)
     assert strength_report(universal_law(rp2, BumpKernel(rp2, 0.9), x0, y0, v0, rng=0), x0, y0, rng=0).passed
+
+
+def test_verify_time_limit_reports_what_is_left_and_exits_3():
+    import json
+
+    code, out, _ = _run("verify", "--time-limit", "0.5", "--space", "sphere:2", "--json")
+    report = json.loads(out)
+    assert code == 3 and report["passed"] is False and report["skipped"]
+    assert all(c["passed"] for c in report["covers"])          # what was verified passed
+    code, _, err = _run("verify", "--time-limit", "0")
+    assert code == 2 and "--time-limit" in err
