@@ -198,7 +198,7 @@ class IsotropicFamily:
         return best
 
     # -- constructing θ -------------------------------------------------------------------
-    def theta_for(self, v0, y0, *, avoid=None, radius: float = 0.0, rng=None) -> np.ndarray:
+    def theta_for(self, v0, y0, *, avoid=None, radius: float | None = None, rng=None) -> np.ndarray:
         r"""A parameter ``θ`` with ``a_θ(y0) = v0/|v0|`` whose zero set is farther than ``radius``
         from every point of ``avoid``.
 
@@ -216,8 +216,9 @@ class IsotropicFamily:
             One point.
         avoid : array, shape ``(m, *point_shape)``, optional
             Default ``y0`` alone. A construction passes the points of its support.
-        radius : float
-            Required distance from the zero set to each avoided point; default ``0``.
+        radius : float, optional
+            Required distance from the zero set to each avoided point; default (``None``)
+            ``0``: only off the points themselves.
         rng : Generator or int, optional
             For the random search on projector spaces.
 
@@ -251,6 +252,7 @@ class IsotropicFamily:
             raise ZeroSetError("v0 is zero; a unit field needs a non-zero direction")
         avoid = y0[None] if avoid is None else space.check_points(avoid, "avoid")
         avoid = avoid.reshape((-1,) + space.ambient_shape)
+        radius = 0.0 if radius is None else radius
         if isinstance(radius, bool) or not isinstance(radius, numbers.Real) or not radius >= 0:
             raise ZeroSetError(f"radius must be a non-negative number, got {radius!r}")
         direction = v0 / norm
