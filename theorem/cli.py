@@ -485,6 +485,14 @@ def _digraph_arguments(parser, *, required: bool) -> None:
     parser.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
 
 
+def _output_arguments(parser) -> None:
+    """``--json`` (exactly one object on standard output) and ``--progress``."""
+    parser.add_argument("--json", action="store_true",
+                        help="print exactly one JSON object on standard output")
+    parser.add_argument("--progress", action="store_true",
+                        help="with --json, still report progress on standard error")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="transformer-dynamics",
@@ -503,10 +511,7 @@ def _parser() -> argparse.ArgumentParser:
     spaces.add_argument("--n-points", type=int, default=12, metavar="N",
                         help="points per embedding (default 12)")
     spaces.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    spaces.add_argument("--json", action="store_true",
-                        help="print exactly one JSON object on standard output")
-    spaces.add_argument("--progress", action="store_true",
-                        help="with --json, still report progress on standard error")
+    _output_arguments(spaces)
     spaces.set_defaults(run=_spaces)
 
     inv = sub.add_parser(
@@ -517,10 +522,7 @@ def _parser() -> argparse.ArgumentParser:
     inv.add_argument("--time-limit", type=float, metavar="S", default=120.0,
                      help="wall-clock budget of the whole command, seconds (default 120: "
                           "the command never hangs; unproved bounds exit with code 3)")
-    inv.add_argument("--json", action="store_true",
-                     help="print exactly one JSON object on standard output")
-    inv.add_argument("--progress", action="store_true",
-                     help="with --json, still report progress on standard error")
+    _output_arguments(inv)
     inv.set_defaults(run=_invariants)
 
     ver = sub.add_parser(
@@ -539,10 +541,7 @@ def _parser() -> argparse.ArgumentParser:
                           "invariant solves get a third of each digraph's share, and an extension "
                           "not proved fewest is still verified; covers left when it runs out are "
                           "reported and the exit code is 3")
-    ver.add_argument("--json", action="store_true",
-                     help="print exactly one JSON object on standard output")
-    ver.add_argument("--progress", action="store_true",
-                     help="with --json, still report progress on standard error")
+    _output_arguments(ver)
     ver.set_defaults(run=_verify)
 
     fig = sub.add_parser(
@@ -577,10 +576,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="collapse: every inner product >= 1 - eps (default 1e-3)")
     sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sim.add_argument("--plot", metavar="FILE", help="write the clustering figure (plot extra)")
-    sim.add_argument("--json", action="store_true",
-                     help="print exactly one JSON object on standard output")
-    sim.add_argument("--progress", action="store_true",
-                     help="with --json, still draw the progress bar on standard error")
+    _output_arguments(sim)
     sim.set_defaults(run=_simulate)
     return parser
 
