@@ -23,7 +23,6 @@ from scipy.linalg.blas import daxpy as _daxpy
 
 from manifolds import ParameterError, ShapeError
 
-from .attention import SelfAttention
 from .fields import IsotropicField
 from .interaction import FiniteRankWeight, InteractionLaw
 
@@ -161,7 +160,9 @@ def integrate(velocity, x0, *, t_final: float, dt: float, method: str = "rk4",
     h = t_final / steps
     a, b = METHODS[method]
     project = _projector(space)
-    unchecked = getattr(velocity, "_velocity", velocity)
+    # the library's velocities have an unchecked ``_velocity(x, out=...)`` that writes into the
+    # integrator's stage arrays; any other callable is called and its result stored
+    unchecked = getattr(velocity, "_velocity", None)
     start = time.perf_counter()
     x = project(x.copy())
     times, states = [0.0], [x.copy()]
@@ -171,10 +172,10 @@ def integrate(velocity, x0, *, t_final: float, dt: float, method: str = "rk4",
     for n in range(1, steps + 1):
         for i in range(len(b)):
             y = x if i == 0 else project(_combine(stage, x, h * a[i, :i], ks))
-            if isinstance(velocity, SelfAttention):
+            if unchecked is not None:
                 unchecked(y, out=ks[i])
             else:
-                ks[i] = unchecked(y)
+                ks[i] = np.asarray(velocity(y), dtype=float)
         x, nxt = project(_combine(nxt, x, h * b, ks)), x
         if n % record_every == 0 or n == steps:
             times.append(n * h)
@@ -255,7 +256,15 @@ class LawDynamics:
         n = x.shape[-nd - 1]
         return np.broadcast_to(np.asarray(weight(xj, xi), dtype=float), x.shape[:-nd - 1] + (n, n))
 
-    def _velocity(self, x: np.ndarray) -> np.ndarray:
+    def _velocity(self, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Unchecked velocities at ``x``, written to ``out`` when given."""
+        result = self._velocities(x)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+
+    def _velocities(self, x: np.ndarray) -> np.ndarray:
         nd = len(self.space.ambient_shape)
         w = self._weights(x)                                   # (..., N_j, N_i)
         n = x.shape[-nd - 1]

@@ -213,3 +213,17 @@ def test_bad_input_raises():
         SelfAttention(1.0, Q=np.eye(3), heads=[(None, None, None)])
     with pytest.raises(TypeError):
         LawDynamics(sa)
+
+
+def test_any_callable_velocity_against_the_exact_rotation():
+    # ẋ = A x with A antisymmetric is tangent to the sphere; the flow is x(t) = e^{tA} x0
+    from scipy.linalg import expm
+
+    gen = np.random.default_rng(7)
+    a = gen.standard_normal((4, 4))
+    a = a - a.T
+    x0 = _tokens(4, 5, 2, 8)
+    traj = integrate(lambda x: x @ a.T, x0, t_final=2.0, dt=0.01, space=Sphere(3))
+    assert np.abs(traj.final - x0 @ expm(2.0 * a).T).max() < 1e-9
+    with pytest.raises(TypeError, match="space"):
+        integrate(lambda x: x, x0, t_final=1.0, dt=0.1)
