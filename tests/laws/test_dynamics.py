@@ -223,7 +223,7 @@ def test_any_callable_velocity_against_the_exact_rotation():
     a = gen.standard_normal((4, 4))
     a = a - a.T
     x0 = _tokens(4, 5, 2, 8)
-    traj = integrate(lambda x: x @ a.T, x0, t_final=2.0, dt=0.01, space=Sphere(3))
+    traj = integrate(lambda x: x @ a.T, x0, t_final=2.0, dt=0.005, space=Sphere(3))
     assert np.abs(traj.final - x0 @ expm(2.0 * a).T).max() < 1e-9
     with pytest.raises(TypeError, match="space"):
         integrate(lambda x: x, x0, t_final=1.0, dt=0.1)
