@@ -161,7 +161,9 @@ class SelfAttention:
             if self.beta != 1.0:
                 logits *= self.beta
             if self.normalization == "softmax":
-                logits -= logits.max(axis=-1, keepdims=True)
+                # unit tokens with Q = K = I have their largest logit, β, on the diagonal: a
+                # scalar shift replaces the row maximum (every exponent ≤ 0, the sum ≥ 1)
+                logits -= self.beta if fold else logits.max(axis=-1, keepdims=True)
                 np.exp(logits, out=logits)
                 logits *= 1.0 / logits.sum(axis=-1, keepdims=True)
             else:
