@@ -441,13 +441,18 @@ def difunctional_cover_cnf(digraph: AttentionDigraph, h: int, triples=None):
     return clauses, decode
 
 
-def _colored_greedy(digraph: AttentionDigraph) -> HubExtension:
-    """The greedy biclique cover, its hubs colored by DSatur on the conflict graph."""
+def dsatur_colored(extension: HubExtension) -> HubExtension:
+    """``extension`` with its hubs colored by DSatur on the hub-conflict graph (a valid
+    coloring, not necessarily with the fewest colors)."""
     import networkx as nx
 
-    ext = HubExtension(_greedy_cover(digraph))
-    coloring = nx.greedy_color(ext.conflict_graph(), strategy="saturation_largest_first")
-    return ext.with_colors([coloring[p] for p in range(ext.n_hubs)])
+    coloring = nx.greedy_color(extension.conflict_graph(), strategy="saturation_largest_first")
+    return extension.with_colors([coloring[p] for p in range(extension.n_hubs)])
+
+
+def _colored_greedy(digraph: AttentionDigraph) -> HubExtension:
+    """The greedy biclique cover, its hubs colored by DSatur on the conflict graph."""
+    return dsatur_colored(HubExtension(_greedy_cover(digraph)))
 
 
 def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = None,

@@ -21,6 +21,7 @@ from .invariants import (
     _past,
     biclique_cover_cnf,
     biclique_cover_number,
+    dsatur_colored,
     fooling_set,
     hub_chromatic_index,
 )
@@ -141,4 +142,12 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
         if n <= b.value or _past(deadline):
             break
         h += 1  # the current witness stays valid with one more color allowed
-    return ParetoFront(front, front[-1].hubs == b.value and b.optimal)
+    if front[-1].hubs > b.value:
+        # the time limit stopped the descent above b: the fewest-hubs witness, DSatur-colored,
+        # is a point of fewest hubs (its color count unproved); drop what it dominates
+        fewest = dsatur_colored(b.witness)
+        fewest.validate(digraph)
+        point = ParetoPoint(fewest.n_hubs, fewest.n_colors, fewest, False)
+        front = [p for p in front if not (point.hubs <= p.hubs and point.colors <= p.colors)]
+        front = sorted(front + [point], key=lambda p: p.colors)
+    return ParetoFront(front, front[-1].hubs == b.value and b.optimal and front[-1].optimal)

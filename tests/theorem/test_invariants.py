@@ -247,3 +247,17 @@ def test_hub_chromatic_index_proved_up_to_32(family, n):
     assert is_transitive_sequence(g, r.certificate.data["sequence"])
     assert (len(r.certificate.data["sequence"]) - 1).bit_length() == r.lower_bound
     assert not is_transitive_sequence(transitive_tournament(3), [2, 1])
+
+
+def test_pareto_front_keeps_a_fewest_hubs_point_when_time_runs_out(monkeypatch):
+    import theorem.pareto as pareto
+
+    g = complete_digraph(6)
+    monkeypatch.setattr(pareto, "_past", lambda deadline: True)      # every descent out of time
+    front = pareto.hub_pareto_front(g)
+    b = biclique_cover_number(g)
+    last = front.points[-1]
+    assert last.hubs == b.value == 4 and not last.optimal and not front.complete
+    last.witness.validate(g)
+    assert front.points[0].colors == 3 and front.points[0].hubs > 4
+    assert all(p.colors < q.colors and p.hubs > q.hubs for p, q in zip(front.points, front.points[1:]))
