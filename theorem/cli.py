@@ -99,6 +99,24 @@ def _conventions(space) -> dict:
     }
 
 
+def _strict(value):
+    """``value`` with every NaN or infinite float replaced by ``None`` (strict JSON has neither)."""
+    if isinstance(value, dict):
+        return {k: _strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _write_json(obj, out) -> None:
+    """One strict JSON object (no NaN/Infinity tokens) on ``out``, newline-terminated."""
+    json.dump(_strict(obj), out, allow_nan=False)
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
@@ -137,7 +155,7 @@ def _spaces(args, out, err) -> int:
         })
     ok = all(r["check_passed"] for r in records)
     if args.json:
-        json.dump({"command": "spaces", "version": library_version(), "seed": args.seed,
+        _write_json({"command": "spaces", "version": library_version(), "seed": args.seed,
                    "passed": ok, "spaces": records}, out)
         out.write("\n")
     else:
@@ -230,7 +248,7 @@ def _invariants(args, out, err) -> int:
                             "seconds": round(r.elapsed, 3)}
         if planted is not None:
             report["planted_hubs"] = planted.n_hubs
-        json.dump(report, out)
+        _write_json(report, out)
         out.write("\n")
     else:
         print(f"transformer-dynamics {library_version()}: invariants of a digraph with "
@@ -322,7 +340,7 @@ def _verify(args, out, err) -> int:
     passed = all(r["passed"] for r in records) and not skipped
     elapsed = time.perf_counter() - start
     if args.json:
-        json.dump({"command": "verify", "version": library_version(), "seed": args.seed,
+        _write_json({"command": "verify", "version": library_version(), "seed": args.seed,
                    "passed": passed, "seconds": round(elapsed, 2), "time_limit": args.time_limit,
                    "skipped": skipped, "covers": records}, out)
         out.write("\n")
@@ -425,7 +443,7 @@ def _simulate(args, out, err) -> int:
 
         draw_clustering(traj, path=args.plot)
     if args.json:
-        json.dump({
+        _write_json({
             "command": "simulate", "version": library_version(), "seed": args.seed,
             "passed": passed, "space": space_spec(space), "tokens": args.tokens,
             "systems": args.systems, "beta": args.beta, "normalization": args.normalization,

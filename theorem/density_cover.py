@@ -182,7 +182,7 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
     """
     if not isinstance(extension, HubExtension):
         raise TypeError(f"extension must be a HubExtension, not {type(extension).__name__}")
-    if extension.colors is None:
+    if extension.colors is None and extension.n_hubs:
         raise InvalidColoringError("the hub extension has no colors; density covers need a colored "
                                    "hub extension (HubExtension(..., colors=[...]))")
     if validate:
@@ -195,7 +195,7 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
         if not gap > kernel.radius:
             raise ZeroSetError(f"the given θ has its zero set {gap:.4g} from an embedded vertex, "
                                f"within the kernel radius {kernel.radius:g}; let density_cover choose θ")
-    colors = sorted(set(extension.colors))
+    colors = sorted(set(extension.colors or ()))   # no hubs (no edges): no weights
     sides = []
     for c in colors:
         hubs = [p for p in range(extension.n_hubs) if extension.colors[p] == c]

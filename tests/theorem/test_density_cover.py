@@ -291,3 +291,24 @@ def test_verify_time_limit_reports_what_is_left_and_exits_3():
     assert all(c["passed"] for c in report["covers"])          # what was verified passed
     code, _, err = _run("verify", "--time-limit", "0")
     assert code == 2 and "--time-limit" in err
+
+
+def test_a_digraph_without_edges_has_an_empty_cover():
+    from theorem import AttentionDigraph
+
+    g = AttentionDigraph(3)
+    cover = density_cover_for(g, Sphere(2), "hubs", rng=0, embedding=embedding(Sphere(2), 3))
+    report = verify_density_cover(cover, rng=0)
+    assert cover.n_colors == 0 and cover.n_hubs == 0 and report.passed and report.edges_verified == 0
+
+
+def test_verify_json_is_strict_even_with_infinite_values():
+    import json
+
+    code, out, _ = _run("verify", "--family", "transitive-tournament", "--n", "1", "--space", "sphere:2", "--json")
+
+    def refuse(token):
+        raise AssertionError(f"non-standard JSON token {token}")
+
+    report = json.loads(out, parse_constant=refuse)
+    assert code == 0 and report["covers"][0]["worst_margin"] is None and report["covers"][0]["r0"] is None
