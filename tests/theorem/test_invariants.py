@@ -261,3 +261,17 @@ def test_pareto_front_keeps_a_fewest_hubs_point_when_time_runs_out(monkeypatch):
     last.witness.validate(g)
     assert front.points[0].colors == 3 and front.points[0].hubs > 4
     assert all(p.colors < q.colors and p.hubs > q.hubs for p, q in zip(front.points, front.points[1:]))
+
+
+def test_refutations_from_below_lift_the_hard_regime_lower_bound():
+    g, _ = random_hub_extension(40, 20, 0.5, rng=0)
+    r = biclique_cover_number(g, time_limit=5)
+    fooling = r.certificate.data["fooling_set"]
+    assert r.certificate.kind == "unsat" and r.lower_bound >= 16 > len(fooling)
+    assert r.certificate.data["k"] == r.lower_bound - 1 and is_fooling_set(g, fooling)
+    # Glucose refutes the same claim (the fooling edges in the first bicliques: sound, as
+    # they are checked to be a fooling set)
+    clauses, _ = biclique_cover_cnf(g, r.lower_bound - 1, fooling)
+    with Solver(name="glucose4", bootstrap_with=clauses) as s:
+        assert s.solve() is False
+    r.witness.validate(g)
