@@ -14,7 +14,7 @@ local maximum at each of its edges; :func:`verify_density_cover` checks all of i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -251,9 +251,8 @@ def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, r
     everyone = frozenset(range(digraph.n))
     cover = _build(digraph, [([everyone], [everyone])], emb.points, kernel, theta, emb.separation,
                    None, "rank-1 product of bump sums (control)", {})
-    edges = digraph.edges
-    return DensityCover(cover.digraph, None, cover.points, kernel, cover.weights, cover.laws,
-                        (np.asarray(edges).reshape(-1, 2),), cover.ranks, theta, cover.r0, cover.label, {})
+    # it claims the edges (its hubs would claim every pair, loops included)
+    return replace(cover, claims=(np.asarray(digraph.edges).reshape(-1, 2),))
 
 
 def density_cover_for(digraph: AttentionDigraph, space, objective: str = "hubs", *, rng=None,

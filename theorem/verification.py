@@ -31,7 +31,7 @@ import numpy as np
 
 from laws import Check, Report
 from laws._normal_coordinates import hessian, unit_coordinates
-from manifolds import CutLocusError, as_generator
+from manifolds import as_generator
 
 from .density_cover import DensityCover
 
@@ -131,21 +131,18 @@ def _samples(cover: DensityCover, gen, per_ball: int, reach: float):
 
 
 def _midpoints(cover: DensityCover):
+    """Geodesic midpoints of the vertex pairs closer than ``2.5 r``, and their names; pairs
+    on each other's cut locus (no unique midpoint) are left out."""
     space, points = cover.space, cover.points
-    n = len(points)
-    iu = np.triu_indices(n, 1)
-    d = space._dist(points[iu[0]], points[iu[1]]) if n > 1 else np.zeros(0)
-    close = d < 2.5 * cover.radius
-    out, names = [], []
-    for a, b in zip(iu[0][close], iu[1][close]):
-        try:
-            v = space.log(points[b], points[a])
-        except CutLocusError:
-            continue
-        out.append(space.exp(0.5 * v, points[a]))
-        names.append(f"between {a} and {b}")
-    empty = np.zeros((0,) + space.ambient_shape)
-    return (np.stack(out) if out else empty), names
+    a, b = np.triu_indices(len(points), 1)
+    close = space._dist(points[a], points[b]) < 2.5 * cover.radius
+    a, b = a[close], b[close]
+    v, angles = space._log(points[b], points[a])
+    largest = angles.max(axis=-1) if angles.ndim > 1 else angles
+    unique = space.injectivity_radius - largest > 1e-12
+    a, b, v = a[unique], b[unique], v[unique]
+    names = [f"between {i} and {j}" for i, j in zip(a.tolist(), b.tolist())]
+    return space._exp(0.5 * v, points[a]), names
 
 
 def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 32,
