@@ -28,6 +28,7 @@ from .families import (
     strided,
     transitive_tournament,
 )
+from .fractional_cover import FractionalCover, fractional_biclique_cover, maximal_bicliques, weighted_fooling_bound
 from .hubs import HubExtension, random_hub_extension
 from .invariants import (
     biclique_cover_number,
@@ -60,6 +61,10 @@ __all__ = [
     "fooling_set",
     "is_fooling_set",
     "sperner_number",
+    "fractional_biclique_cover",
+    "FractionalCover",
+    "maximal_bicliques",
+    "weighted_fooling_bound",
     "validate_edge_coloring",
     "hub_pareto_front",
     "ParetoFront",

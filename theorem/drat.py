@@ -233,7 +233,8 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
         fooling = certificate.data.get("fooling_set", [])
         if fooling and not is_fooling_set(digraph, fooling):
             raise TheoremError("the recorded fooling set is not a fooling set of this digraph")
-        clauses, _ = biclique_cover_cnf(digraph, k, fooling)
+        clauses, _ = biclique_cover_cnf(digraph, k, fooling,
+                                        maximal=bool(certificate.data.get("maximal")))
     elif result.name == "hub_chromatic_index":
         clauses, _ = difunctional_cover_cnf(digraph, k)
     else:

@@ -10,6 +10,7 @@ the gap, one UNSAT result at a time. A time limit returns both bounds with
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 import time
 from math import comb
@@ -19,6 +20,8 @@ import numpy as np
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index
 from .errors import InvalidHubExtensionError, TheoremError
+from .fooling import fooling_set, is_fooling_set
+from .fractional_cover import TooManyBicliquesError, fractional_biclique_cover
 from .hubs import HubExtension
 from .results import Certificate, InvariantResult
 from .sat import SOLVER, solve_within
@@ -40,6 +43,9 @@ __all__ = [
 #: Encodings larger than this many clauses are not built (they would take minutes in Python
 #: and gigabytes); the bound they would have tested stays unproved (``optimal=False``).
 MAX_CLAUSES = 5_000_000
+
+#: Seconds allowed to each of the first, quick refutations of ``biclique_cover_number``.
+QUICK_SAT = 2.0
 
 
 def _deadline(time_limit) -> float | None:
@@ -63,42 +69,6 @@ def real_rank(digraph: AttentionDigraph) -> int:
 
 
 # -- lower bounds ------------------------------------------------------------------------------
-def is_fooling_set(digraph: AttentionDigraph, edges) -> bool:
-    """Whether edges are pairwise *fooling*: for ``(a, b) ≠ (c, d)`` in the set, ``(a, d)`` or
-    ``(c, b)`` is not an edge — then no biclique holds two of them, so ``b ≥`` the set's size."""
-    m = digraph.adjacency.astype(bool)
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if not m[e[:, 0], e[:, 1]].all():
-        return False
-    both = m[e[:, 0][:, None], e[:, 1][None, :]] & m[e[:, 0][None, :], e[:, 1][:, None]]
-    np.fill_diagonal(both, False)
-    return not both.any()
-
-
-def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, rng=0) -> np.ndarray:
-    """A large fooling set, greedily (edges of low degree first, then random orders)."""
-    m = digraph.adjacency.astype(bool)
-    e = digraph.edges
-    if not len(e):
-        return e.copy()
-    gen = np.random.default_rng(rng)
-    weight = digraph.out_degrees[e[:, 0]] + digraph.in_degrees[e[:, 1]]
-    orders = [np.argsort(weight, kind="stable")] + [gen.permutation(len(e)) for _ in range(tries)]
-    best = e[:0]
-    for order in orders:
-        alive = np.ones(len(e), dtype=bool)
-        chosen = []
-        for i in order:
-            if not alive[i]:
-                continue
-            a, b = e[i]
-            chosen.append(i)
-            alive &= ~(m[a, e[:, 1]] & m[e[:, 0], b])  # edges sharing a biclique with (a, b)
-        if len(chosen) > len(best):
-            best = e[chosen]
-    return best
-
-
 def sperner_number(m: int) -> int:
     """``σ(m)``: least ``k`` with ``C(k, ⌊k/2⌋) ≥ m`` — the Boolean rank of the complete
     digraph on ``m`` vertices (de Caen, Gregory & Pullman, 1981)."""
@@ -269,18 +239,21 @@ def _descend(witness, size, lower, certificate, encode, deadline, solver, claim,
 
 
 def _ascend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None,
-            share: float = 0.5):
+            share: float = 0.5, cap: float | None = None):
     """Raise a lower bound by SAT from below, one at a time: UNSAT for ``k = lower`` proves
     ``k + 1``; a model for ``k`` is a witness of size ``k = lower`` (exact). Refutations with
     few bicliques are usually quick, so this lifts the bound far past the structural ones.
     With a deadline each call gets at most ``share`` of the time left, the rest staying for
-    the descent. Returns ``(witness, lower, certificate)``."""
+    the descent, and at most ``cap`` seconds when given (the first call over it ends the
+    climb). Returns ``(witness, lower, certificate)``."""
     while lower < size(witness) and not _past(deadline):
         k = lower
         encoded = encode(k)
         if encoded is None:
             break
-        step = None if deadline is None else time.monotonic() + share * (deadline - time.monotonic())
+        step = _share(deadline, share)
+        if cap is not None:
+            step = min(step if step is not None else math.inf, time.monotonic() + cap)
         ok, model = solve_within(encoded[0], step, solver=solver)
         if ok is None:
             break
@@ -298,14 +271,21 @@ def _encoded(encoding, wrap):
 
 
 # -- SAT encodings ------------------------------------------------------------------------------
-def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=()):
+def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal: bool = False):
     """CNF (list of clauses) satisfiable iff ``E`` is covered by ``k`` bicliques.
 
     Variables: ``x(v, j) = v ∈ A_j`` is ``1 + v·k + j``; ``y(v, j) = v ∈ B_j`` is
     ``1 + N·k + v·k + j``; ``z(e, j)`` (edge ``e`` in biclique ``j``) follows. Non-edges
     ``(a, b)`` (loops included) forbid ``a ∈ A_j ∧ b ∈ B_j``; each edge lies in some biclique.
     The ``i``-th edge of a fooling set is put in biclique ``i`` (symmetry breaking, sound
-    because fooling edges need distinct bicliques). Returns ``(clauses, decode)``, where
+    because fooling edges need distinct bicliques).
+
+    With ``maximal``, every biclique is closed — ``v ∉ A_j`` only if some target of ``B_j``
+    is not an out-neighbour of ``v``, and dually — and the bicliques after the fooling ones
+    have non-increasing source sets in lexicographic order (auxiliary variables after the
+    ``z``). Both keep the formula satisfiable iff a ``k``-cover exists: enlarging each
+    biclique of a cover to a maximal one containing it, then sorting the bicliques no
+    fooling edge pins, gives a cover satisfying them. Returns ``(clauses, decode)``, where
     ``decode(model)`` gives the bicliques.
     """
     n, e = digraph.n, digraph.edges
@@ -322,8 +302,17 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=()):
             clauses.append([-z(i, j), x(a, j)])
             clauses.append([-z(i, j), y(b, j)])
     index = {tuple(p): i for i, p in enumerate(e.tolist())}
-    for j, f in enumerate(np.asarray(fooling).reshape(-1, 2).tolist()[:k]):
+    pinned = np.asarray(fooling).reshape(-1, 2).tolist()[:k]
+    for j, f in enumerate(pinned):
         clauses.append([z(index[tuple(f)], j)])
+    if maximal:
+        outside = [np.flatnonzero(~m[v]).tolist() for v in range(n)]     # w ∉ N⁺(v)
+        inside = [np.flatnonzero(~m[:, w]).tolist() for w in range(n)]   # u ∉ N⁻(w)
+        for j in range(k):
+            clauses.extend([x(v, j)] + [y(w, j) for w in outside[v]] for v in range(n))
+            clauses.extend([y(w, j)] + [x(u, j) for u in inside[w]] for w in range(n))
+        clauses.extend(_lex_descending([[x(v, j) for v in range(n)] for j in range(len(pinned), k)],
+                                       2 * n * k + len(e) * k))
 
     def decode(model):
         true = set(v for v in model if v > 0)
@@ -336,6 +325,24 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=()):
         return cover
 
     return clauses, decode
+
+
+def _lex_descending(vectors: list[list[int]], top: int) -> list[list[int]]:
+    """Clauses making the 0/1 vectors of literals ``vectors[0] ≥ vectors[1] ≥ …`` in
+    lexicographic order (first literal most significant), with fresh variables from
+    ``top + 1``: ``e_i`` holds when the first ``i + 1`` positions are equal, and equal
+    prefixes force ``u_i ≥ w_i`` at the next position."""
+    clauses = []
+    for u, w in zip(vectors, vectors[1:]):
+        equal = None
+        for ui, wi in zip(u, w):
+            before = [] if equal is None else [-equal]
+            clauses.append(before + [ui, -wi])
+            top += 1
+            clauses += [before + [-ui, -wi, top], before + [ui, wi, top],
+                        [-top, ui, -wi], [-top, -ui, wi]] + ([[-top, equal]] if equal else [])
+            equal = top
+    return clauses
 
 
 def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None = None,
@@ -375,9 +382,20 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     if digraph.n_edges == 0:
         return InvariantResult("biclique_cover_number", 0, 0, 0, True, HubExtension([]),
                                Certificate("empty", "no edges"), time.perf_counter() - start)
-    fooling = fooling_set(digraph)
     clique = _mutual_clique(digraph)
     cover = min(_greedy_cover(digraph), _greedy_cover(digraph, _sperner_cover(clique)), key=len)
+    fooling = fooling_set(digraph, iterations=0)
+    if max(len(fooling), sperner_number(len(clique))) < len(cover):
+        # a cover as small as the greedy fooling set ends it at once; else search for a
+        # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
+        clauses, decode = biclique_cover_cnf(digraph, len(fooling), fooling, maximal=True)
+        ok, model = solve_within(clauses, min(_share(deadline, 0.1) or math.inf,
+                                              time.monotonic() + QUICK_SAT / 4), solver=solver)
+        if ok:
+            cover = decode(model)
+        else:
+            fooling = fooling_set(digraph, target=len(cover), patience=3000,
+                                  deadline=_share(deadline, 0.1))
     lower = len(fooling)
     certificate = Certificate(
         "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
@@ -389,17 +407,29 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
             f"vertices {clique} are pairwise joined both ways; the complete digraph on "
             f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = {lower} "
             "(de Caen, Gregory & Pullman 1981)", {"vertices": clique})
+
     def size(w):
         return w.n_hubs
 
     def encode(k):
-        return _encoded(biclique_cover_cnf(digraph, k, fooling), HubExtension)
+        nonedges = digraph.n ** 2 - digraph.n_edges
+        if (nonedges + 2 * digraph.n_edges + 2 * digraph.n) * k > MAX_CLAUSES or _past(deadline):
+            return None
+        return _encoded(biclique_cover_cnf(digraph, k, fooling, maximal=True), HubExtension)
 
     def claim(k):
         return f"cover by {k} bicliques"
 
-    data = {"fooling_set": fooling.tolist()}
-    witness, lower, certificate = _ascend(HubExtension(cover), size, lower, certificate, encode,
+    data = {"fooling_set": fooling.tolist(), "maximal": True}
+    witness = HubExtension(cover)
+    # quick refutations first (each call ≤ QUICK_SAT seconds), then the LP bound, then SAT
+    # from both ends with the time left
+    witness, lower, certificate = _ascend(witness, size, lower, certificate, encode,
+                                          deadline, solver, claim, data, cap=QUICK_SAT)
+    if lower < witness.n_hubs:
+        lower, certificate = _fractional_bound(digraph, cover, lower, certificate,
+                                               _share(deadline, 0.5))
+    witness, lower, certificate = _ascend(witness, size, lower, certificate, encode,
                                           deadline, solver, claim, data)
     witness, lower, certificate = _descend(witness, size, lower, certificate, encode,
                                            deadline, solver, claim, data)
@@ -407,6 +437,34 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     value = witness.n_hubs
     return InvariantResult("biclique_cover_number", value, lower, value, value == lower,
                            witness, certificate, time.perf_counter() - start)
+
+
+def _share(deadline: float | None, share: float) -> float | None:
+    """The deadline of a step allowed ``share`` of the time left (``None``: no limit)."""
+    return None if deadline is None else time.monotonic() + share * (deadline - time.monotonic())
+
+
+def _fractional_bound(digraph, cover, lower, certificate, deadline):
+    """``lower`` raised to the weighted-fooling-set bound of the fractional biclique cover
+    (when the maximal bicliques are few enough to price; see :mod:`.fractional_cover`)."""
+    left = None if deadline is None else deadline - time.monotonic()
+    if left is not None and left <= 0:
+        return lower, certificate
+    try:
+        frac = fractional_biclique_cover(digraph, time_limit=left, start=cover)
+    except TooManyBicliquesError:
+        return lower, certificate
+    if frac.bound <= lower:
+        return lower, certificate
+    e = digraph.edges
+    weights = [[int(a), int(b), int(w)] for (a, b), w in zip(e.tolist(), frac.weights) if w]
+    return frac.bound, Certificate(
+        "weighted-fooling-set",
+        f"edge weights totalling {int(frac.weights.sum())} with every biclique weighing at most "
+        f"{frac.max_weight}: b ≥ ⌈total / max⌉ = {frac.bound} (the dual of the fractional "
+        f"biclique cover, b* = {frac.value:.4f}; Karchmer, Kushilevitz & Nisan 1995)",
+        {"weights": weights, "max_biclique_weight": frac.max_weight,
+         "fractional_cover": frac.value})
 
 
 # -- hub-chromatic index ------------------------------------------------------------------------

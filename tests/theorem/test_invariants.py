@@ -18,7 +18,8 @@ from theorem.families import (
     complete_digraph,
     transitive_tournament,
 )
-from theorem.hubs import random_hub_extension
+from theorem.hubs import HubExtension, random_hub_extension
+from theorem.fractional_cover import weighted_fooling_bound
 from theorem.invariants import (
     biclique_cover_cnf,
     biclique_cover_number,
@@ -263,15 +264,44 @@ def test_pareto_front_keeps_a_fewest_hubs_point_when_time_runs_out(monkeypatch):
     assert all(p.colors < q.colors and p.hubs > q.hubs for p, q in zip(front.points, front.points[1:]))
 
 
-def test_refutations_from_below_lift_the_hard_regime_lower_bound():
-    g, _ = random_hub_extension(40, 20, 0.5, rng=0)
-    r = biclique_cover_number(g, time_limit=5)
-    fooling = r.certificate.data["fooling_set"]
-    assert r.certificate.kind == "unsat" and r.lower_bound >= 16 > len(fooling)
-    assert r.certificate.data["k"] == r.lower_bound - 1 and is_fooling_set(g, fooling)
-    # Glucose refutes the same claim (the fooling edges in the first bicliques: sound, as
-    # they are checked to be a fooling set)
-    clauses, _ = biclique_cover_cnf(g, r.lower_bound - 1, fooling)
+def test_hard_regime_is_proved_by_a_refutation_a_second_solver_confirms():
+    g, planted = random_hub_extension(40, 20, 0.5, rng=6)
+    r = biclique_cover_number(g, time_limit=60)
+    assert r.optimal and r.value == planted.n_hubs == 20
+    data = r.certificate.data
+    assert r.certificate.kind == "unsat" and data["k"] == 19 and data["maximal"]
+    assert len(data["fooling_set"]) >= 17 and is_fooling_set(g, data["fooling_set"])
+    # Glucose refutes the same claim (fooling edges pinned, maximal bicliques, sorted free
+    # ones: sound, see biclique_cover_cnf)
+    clauses, _ = biclique_cover_cnf(g, 19, data["fooling_set"], maximal=True)
     with Solver(name="glucose4", bootstrap_with=clauses) as s:
         assert s.solve() is False
     r.witness.validate(g)
+
+
+def test_weighted_fooling_set_proves_the_planted_hubs_optimal():
+    """Seed 4 of the hard regime: no fooling set above 16 is known and refuting 19 bicliques
+    takes CaDiCaL 40 s, but the fractional cover's duals prove b ≥ 20 = planted hubs."""
+    g, planted = random_hub_extension(40, 20, 0.5, rng=4)
+    r = biclique_cover_number(g, time_limit=40)
+    assert r.lower_bound == planted.n_hubs == 20 <= r.upper_bound
+    assert r.certificate.kind == "weighted-fooling-set"
+    weights = r.certificate.data["weights"]
+    assert weighted_fooling_bound(g, weights) == (20, r.certificate.data["max_biclique_weight"])
+    assert 19 < r.certificate.data["fractional_cover"] <= 20
+    r.witness.validate(g)
+
+
+def test_biclique_encoding_options_keep_small_answers():
+    """Maximal bicliques and ordered free bicliques change no answer: brute force agrees on
+    every digraph with 4 vertices, at b (satisfiable) and b - 1 (not)."""
+    for g in digraphs_up_to_isomorphism(4):
+        b = brute_b(g)
+        for k, expected in ((b, True), (b - 1, False)):
+            if k < 0:
+                continue
+            clauses, decode = biclique_cover_cnf(g, k, maximal=True)
+            with Solver(name="cadical195", bootstrap_with=clauses) as s:
+                assert s.solve() is expected, (g.edges.tolist(), k)
+                if expected and k:
+                    HubExtension(decode(s.get_model())).validate(g)

@@ -1,0 +1,253 @@
+r"""The fractional biclique cover and the weighted fooling sets that bound ``b`` from below.
+
+Relax the biclique cover to a linear program over the maximal bicliques ``(A_c, B_c)``:
+
+.. math:: b^* = \min \sum_c x_c \quad \text{s.t.} \quad \sum_{c \ni e} x_c \ge 1 \ (e \in E),
+          \ x \ge 0.
+
+Its dual asks for edge weights ``y ≥ 0`` with ``y(A × B) ≤ 1`` on every biclique and
+``Σ y`` as large as possible — a *weighted fooling set* (a fooling set is the 0/1 case;
+Karchmer, Kushilevitz & Nisan, *SIAM J. Discrete Math.* 8, 1995). Any such weights bound
+``b``: every edge lies in a biclique of the cover, so ``Σ_e y_e ≤ Σ_{cover} y(A × B) ≤ b · W``
+with ``W`` the largest weight of a biclique. The certificate stores integer weights and
+``W``, so the bound ``b ≥ ⌈Σ y / W⌉`` is checked in exact integer arithmetic by
+:func:`weighted_fooling_bound`, whatever the LP solver's rounding did.
+
+A biclique's weight only grows when it grows, so ``W`` is a maximum over the maximal
+bicliques, the closed pairs ``B = ⋂_{a ∈ A} N⁺(a)``, ``A = {v : B ⊆ N⁺(v)}``: every
+intersection of out-neighbourhoods, enumerated by :func:`maximal_bicliques`. Their number can
+grow exponentially (``2^N - 2`` for the complete digraph), hence its ``limit``. The LP is
+solved by column generation (HiGHS through :func:`scipy.optimize.linprog`), pricing every
+maximal biclique against the duals at each round.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import linprog
+
+from .digraph import AttentionDigraph
+from .errors import TheoremError
+
+__all__ = [
+    "FractionalCover",
+    "TooManyBicliquesError",
+    "fractional_biclique_cover",
+    "maximal_bicliques",
+    "weighted_fooling_bound",
+]
+
+#: Integer weights are the LP duals times this scale, rounded down: sums over ``≤ 2^32``
+#: edges stay below ``2^53``, so float64 matrix products add them exactly.
+SCALE = 2 ** 20
+
+#: Maximal bicliques enumerated by default before :func:`fractional_biclique_cover` gives up.
+MAX_BICLIQUES = 300_000
+
+_CHUNK = 1 << 16
+
+
+class TooManyBicliquesError(TheoremError):
+    """The digraph has more maximal bicliques than the enumeration was allowed."""
+
+
+@dataclass(frozen=True)
+class FractionalCover:
+    """A fractional biclique cover and the weighted fooling set of its dual.
+
+    ``value`` is the LP optimum over the bicliques priced so far (``b*`` when ``converged``);
+    ``weights`` (``int64``, one per edge of ``digraph.edges``) and ``max_weight`` (the largest
+    weight of a biclique) prove ``bound = ⌈Σ weights / max_weight⌉ ≤ b`` — valid whether or
+    not the column generation converged. ``sources``/``targets`` (bool, ``[C, N]``) and
+    ``x`` give the fractional cover itself (its support)."""
+
+    value: float
+    converged: bool
+    bound: int
+    weights: np.ndarray
+    max_weight: int
+    sources: np.ndarray
+    targets: np.ndarray
+    x: np.ndarray
+    n_bicliques: int
+    rounds: int
+
+
+def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
+                      deadline: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Every maximal biclique ``(A, B)`` (both sides non-empty) of the digraph.
+
+    ``B`` runs over the non-empty intersections ``⋂_{a ∈ S} N⁺(a)`` of out-neighbourhoods
+    (built one vertex at a time: the family closed under intersection with ``N⁺(v)``), and
+    ``A = {v : B ⊆ N⁺(v)}``. Raises :class:`TooManyBicliquesError` when there are more than
+    ``limit`` (or ``deadline``, ``time.monotonic()`` seconds, passes first).
+
+    Returns
+    -------
+    sources, targets : ndarray of bool, shape (C, N)
+        Row ``c`` marks ``A_c`` and ``B_c``; rows are sorted by ``B`` read as a binary number.
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> sources, targets = maximal_bicliques(transitive_tournament(3))
+    >>> [(s.nonzero()[0].tolist(), t.nonzero()[0].tolist()) for s, t in zip(sources, targets)]
+    [([0, 1], [2]), ([0], [1, 2])]
+    """
+    n = digraph.n
+    m = digraph.adjacency.astype(bool)
+    weights = 1 << np.arange(n, dtype=object)
+    rows = sorted({int(weights[r].sum()) for r in m if r.any()})
+    closed = {(1 << n) - 1}
+    for row in rows:
+        closed |= {c & row for c in closed}
+        if (limit is not None and len(closed) - 1 > limit) or (
+                deadline is not None and time.monotonic() >= deadline):
+            raise TooManyBicliquesError(
+                f"more than {limit} maximal bicliques (or out of time) after "
+                f"{rows.index(row) + 1} of {len(rows)} vertices; raise the limit or skip this bound")
+    closed.discard(0)
+    closed.discard((1 << n) - 1)             # ⋂ of no vertex: not a biclique's target set
+    values = sorted(closed)
+    nbytes = max((n + 7) // 8, 1)
+    packed = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in values), np.uint8)
+    targets = np.unpackbits(packed.reshape(len(values), nbytes), axis=1, bitorder="little")[:, :n]
+    targets = targets.astype(bool)
+    outside = (~m).astype(np.float32)        # outside[v, w]: w ∉ N⁺(v)
+    sources = np.concatenate([
+        (targets[i:i + _CHUNK].astype(np.float32) @ outside.T) == 0
+        for i in range(0, len(values), _CHUNK)]) if values else np.zeros((0, n), bool)
+    keep = sources.any(axis=1)
+    return sources[keep], targets[keep]
+
+
+def _biclique_weights(sources, targets, weight_matrix) -> np.ndarray:
+    """``y(A_c × B_c)`` for every row; exact when ``weight_matrix`` holds integers < 2^53 in
+    total (float64 sums of integers are exact below that)."""
+    out = np.empty(len(sources))
+    for i in range(0, len(sources), _CHUNK):
+        a = sources[i:i + _CHUNK].astype(np.float64)
+        b = targets[i:i + _CHUNK].astype(np.float64)
+        out[i:i + _CHUNK] = np.einsum("cw,cw->c", a @ weight_matrix, b)
+    return out
+
+
+def weighted_fooling_bound(digraph: AttentionDigraph, weights) -> tuple[int, int]:
+    """The lower bound ``⌈Σ y / W⌉ ≤ b`` of integer edge weights ``y``, checked exactly.
+
+    ``W`` is the largest weight ``y(A × B)`` of a biclique, a maximum over
+    :func:`maximal_bicliques`. ``weights`` are rows ``(a, b, y)`` with ``(a, b)`` an edge and
+    ``y ≥ 0`` an integer (missing edges weigh 0). Returns ``(bound, W)``; raises
+    :class:`TheoremError` on a non-edge, a negative or non-integer weight, or all zeros.
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> weighted_fooling_bound(transitive_tournament(3), [(0, 1, 1), (1, 2, 1), (0, 2, 0)])
+    (2, 1)
+    """
+    rows = np.asarray(weights, dtype=object).reshape(-1, 3)
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in rows.ravel()):
+        raise TheoremError("weights must be integer rows (a, b, y)")
+    rows = rows.astype(np.int64)
+    m = digraph.adjacency.astype(bool)
+    a, b, y = rows[:, 0], rows[:, 1], rows[:, 2]
+    if ((a < 0) | (a >= digraph.n) | (b < 0) | (b >= digraph.n)).any() or not m[a, b].all():
+        raise TheoremError("every weighted pair must be an edge of the digraph")
+    if (y < 0).any() or not y.any():
+        raise TheoremError("weights must be non-negative and not all zero")
+    matrix = np.zeros(m.shape)
+    np.add.at(matrix, (a, b), y.astype(np.float64))
+    if matrix.sum() >= 2.0 ** 53:
+        raise TheoremError("weights too large for an exact check (total ≥ 2^53); scale them down")
+    sources, targets = maximal_bicliques(digraph)
+    heaviest = int(_biclique_weights(sources, targets, matrix).max())
+    total = int(y.sum())
+    return -(-total // heaviest), heaviest
+
+
+def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                              limit: int = MAX_BICLIQUES, start=()) -> FractionalCover:
+    """The fractional biclique cover number ``b*`` by column generation, with its dual bound.
+
+    Starts from the maximal bicliques containing the bicliques ``start`` (any cover, e.g. a
+    greedy one; all maximal bicliques when empty), solves the restricted LP, prices every
+    maximal biclique against the duals and adds the 200 most violated, until none is
+    (``converged``) or ``time_limit`` seconds pass. The returned weights are the last duals
+    scaled to integers; their bound holds either way. Raises :class:`TooManyBicliquesError`
+    past ``limit`` maximal bicliques.
+
+    Examples
+    --------
+    >>> from theorem.families import directed_cycle
+    >>> f = fractional_biclique_cover(directed_cycle(5))
+    >>> round(f.value, 6), f.bound, f.converged
+    (5.0, 5, True)
+    """
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if not digraph.n_edges:
+        raise TheoremError("the digraph has no edges: there is nothing to cover")
+    sources, targets = maximal_bicliques(digraph, limit=limit, deadline=deadline)
+    e = digraph.edges
+    edge_id = np.full((digraph.n, digraph.n), -1, dtype=np.int64)
+    edge_id[e[:, 0], e[:, 1]] = np.arange(len(e))
+    chosen: list[np.ndarray] = []           # indices of the LP's columns, in blocks
+    rows: list[np.ndarray] = []             # their edges (row indices of the LP) ...
+    cols: list[np.ndarray] = []             # ... and column indices
+
+    def add(new: np.ndarray) -> None:
+        c, a, b = np.nonzero(sources[new][:, :, None] & targets[new][:, None, :])
+        rows.append(edge_id[a, b])
+        cols.append(c + sum(len(x) for x in chosen))
+        chosen.append(new)
+
+    add(_starting_columns(sources, targets, start))
+    rounds, converged = 0, False
+    while True:
+        rounds += 1
+        n_cols = sum(len(x) for x in chosen)
+        matrix = sparse.csc_matrix((np.ones(sum(map(len, rows))),
+                                    (np.concatenate(rows), np.concatenate(cols))),
+                                   shape=(len(e), n_cols))
+        res = linprog(np.ones(n_cols), A_ub=-matrix, b_ub=-np.ones(len(e)), bounds=(0, None),
+                      method="highs")
+        if res.status != 0:
+            raise TheoremError(f"the restricted LP failed: {res.message}")
+        y = np.clip(-res.ineqlin.marginals, 0.0, None)
+        dual = np.zeros((digraph.n, digraph.n))
+        dual[e[:, 0], e[:, 1]] = y
+        priced = _biclique_weights(sources, targets, dual)
+        violated = np.flatnonzero(priced > 1 + 1e-9)
+        if not len(violated):
+            converged = True
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        add(violated[np.argsort(-priced[violated], kind="stable")[:200]])
+    scale = SCALE / max(float(priced.max()), 1e-300)
+    weights = np.floor(y * scale).astype(np.int64)
+    integer = np.zeros((digraph.n, digraph.n))
+    integer[e[:, 0], e[:, 1]] = weights
+    heaviest = int(_biclique_weights(sources, targets, integer).max())
+    bound = -(-int(weights.sum()) // heaviest) if heaviest else 0
+    used = np.concatenate(chosen)
+    support = res.x > 1e-9
+    return FractionalCover(float(res.fun), converged, bound, weights, heaviest,
+                           sources[used][support], targets[used][support], res.x[support],
+                           len(sources), rounds)
+
+
+def _starting_columns(sources, targets, start) -> np.ndarray:
+    """Indices of maximal bicliques holding each biclique of ``start`` (all when empty)."""
+    if not len(start):
+        return np.arange(len(sources))
+    found = []
+    for a, b in start:
+        holds = sources[:, list(a)].all(axis=1) & targets[:, list(b)].all(axis=1)
+        found.append(int(np.argmax(holds)))
+    return np.unique(found)
+
