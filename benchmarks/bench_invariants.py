@@ -1,11 +1,13 @@
 """Exact invariants: the targets of the invariants issue, and our solver against plain SAT.
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
-(``--families``, ``--chi-hub`` or ``--random-hub`` for one table only).
+(``--families``, ``--chi-hub``, ``--random-hub`` or ``--bounds`` for one table only).
 Prints markdown tables, recorded in docs/benchmarks.md.
 
 * ``b`` on the random hub model, easy (40, 10, 0.3) and hard (40, 20, 0.5) regimes: bounds,
   whether proved, time.
+* The lower bounds on the hard regime side by side: greedy fooling set, the local search's,
+  and the fractional biclique cover (LP value and its weighted-fooling-set bound).
 * ``b`` on complete digraphs N = 3..35 (Sperner lower bound and construction), and side by side
   a plain SAT descent (same CNF, no fooling-set symmetry breaking, no structural bounds,
   starting from the greedy cover) on the small ones: the ratio of times.
@@ -34,6 +36,8 @@ from theorem import (  # noqa: E402
     complete_bipartite,
     complete_digraph,
     directed_cycle,
+    fooling_set,
+    fractional_biclique_cover,
     hub_chromatic_index,
     random_hub_extension,
     real_rank,
@@ -41,6 +45,7 @@ from theorem import (  # noqa: E402
     strided,
     transitive_tournament,
 )
+from theorem.fractional_cover import MAX_BICLIQUES, TooManyBicliquesError  # noqa: E402
 from theorem.pareto import hub_pareto_front  # noqa: E402
 from theorem.invariants import _greedy_cover, biclique_cover_cnf  # noqa: E402
 from theorem.sat import solve_within  # noqa: E402
@@ -110,6 +115,27 @@ def random_hub_table(n_seeds, limit):
         print(f"| {params} | median | | | | | | {statistics.median(times):.2f} |")
 
 
+def bounds_table(n_seeds):
+    """Lower bounds on b in the hard regime: greedy and searched fooling sets, the LP."""
+    print("\n### Lower bounds on b, hard regime (40, 20, 0.5)\n")
+    print("| seed | greedy fooling set | local search (s) | maximal bicliques | b* (LP) | "
+          "weighted bound | LP (s) |")
+    print("|---|---|---|---|---|---|---|")
+    for seed in range(n_seeds):
+        g, _ = random_hub_extension(40, 20, 0.5, rng=seed)
+        start = time.perf_counter()
+        searched = fooling_set(g, patience=3000)
+        t_search = time.perf_counter() - start
+        start = time.perf_counter()
+        try:
+            f = fractional_biclique_cover(g)
+            lp = f"| {f.n_bicliques} | {f.value:.3f} | {f.bound} | {time.perf_counter() - start:.1f} |"
+        except TooManyBicliquesError:
+            lp = f"| > {MAX_BICLIQUES} | — | — | {time.perf_counter() - start:.1f} |"
+        print(f"| {seed} | {len(fooling_set(g, iterations=0))} | {len(searched)} "
+              f"({t_search:.2f}) {lp}", flush=True)
+
+
 def chi_hub_table():
     """χ_hub on random-model digraphs and on complete digraphs / transitive tournaments."""
     print("\n### χ_hub\n")
@@ -139,6 +165,8 @@ def main(argv=None):
     parser.add_argument("--chi-hub", action="store_true", help="only the χ_hub table")
     parser.add_argument("--random-hub", action="store_true",
                         help="only the table of b on the random hub model")
+    parser.add_argument("--bounds", action="store_true",
+                        help="only the table of lower bounds on b in the hard regime")
     args = parser.parse_args(argv)
     limit = args.time_limit
     if args.families:
@@ -147,8 +175,12 @@ def main(argv=None):
     if args.chi_hub:
         chi_hub_table()
         return
-    random_hub_table(args.seeds, limit)
+    if not args.bounds:
+        random_hub_table(args.seeds, limit)
     if args.random_hub:
+        return
+    bounds_table(args.seeds)
+    if args.bounds:
         return
 
     print("\n### b on complete digraphs\n")

@@ -171,14 +171,17 @@ def weighted_fooling_bound(digraph: AttentionDigraph, weights) -> tuple[int, int
 
 
 def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | None = None,
-                              limit: int = MAX_BICLIQUES, start=()) -> FractionalCover:
+                              limit: int = MAX_BICLIQUES, start=(),
+                              floor: int | None = None) -> FractionalCover:
     """The fractional biclique cover number ``b*`` by column generation, with its dual bound.
 
     Starts from the maximal bicliques containing the bicliques ``start`` (any cover, e.g. a
-    greedy one; all maximal bicliques when empty), solves the restricted LP, prices every
+    greedy one; by default the out-stars), solves the restricted LP, prices every
     maximal biclique against the duals and adds the 200 most violated, until none is
-    (``converged``) or ``time_limit`` seconds pass. The returned weights are the last duals
-    scaled to integers; their bound holds either way. Raises :class:`TooManyBicliquesError`
+    (``converged``) or ``time_limit`` seconds pass, or the restricted LP's value — an upper
+    bound on ``b*`` — falls to ``floor`` (a lower bound known already, which the LP then
+    cannot beat). The returned weights are the last duals scaled to integers; their bound
+    holds either way. Raises :class:`TooManyBicliquesError`
     past ``limit`` maximal bicliques.
 
     Examples
@@ -205,7 +208,7 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
         cols.append(c + sum(len(x) for x in chosen))
         chosen.append(new)
 
-    add(_starting_columns(sources, targets, start))
+    add(_starting_columns(sources, targets, start, digraph.adjacency.astype(bool)))
     rounds, converged = 0, False
     while True:
         rounds += 1
@@ -225,7 +228,8 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
         if not len(violated):
             converged = True
             break
-        if deadline is not None and time.monotonic() >= deadline:
+        if (floor is not None and res.fun <= floor) or (
+                deadline is not None and time.monotonic() >= deadline):
             break
         add(violated[np.argsort(-priced[violated], kind="stable")[:200]])
     scale = SCALE / max(float(priced.max()), 1e-300)
@@ -241,10 +245,11 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
                            len(sources), rounds)
 
 
-def _starting_columns(sources, targets, start) -> np.ndarray:
-    """Indices of maximal bicliques holding each biclique of ``start`` (all when empty)."""
+def _starting_columns(sources, targets, start, adjacency) -> np.ndarray:
+    """Indices of maximal bicliques holding each biclique of ``start`` (when empty, the
+    out-stars ``({a}, N⁺(a))``, which cover every edge)."""
     if not len(start):
-        return np.arange(len(sources))
+        start = [([a], np.flatnonzero(row)) for a, row in enumerate(adjacency) if row.any()]
     found = []
     for a, b in start:
         holds = sources[:, list(a)].all(axis=1) & targets[:, list(b)].all(axis=1)

@@ -218,43 +218,55 @@ def _greedy_cover(digraph: AttentionDigraph, start=()) -> list[tuple[list[int], 
 
 
 # -- SAT descent ------------------------------------------------------------------------------
-def _descend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None):
-    """Lower an upper bound by SAT, one less at a time: each model is the new ``witness``;
-    UNSAT for ``k`` proves ``k + 1`` (returned as an ``unsat`` certificate). ``encode(k)``
-    returns ``(clauses, decode)``, or ``None`` when the deadline passed while encoding.
+def _step_deadline(deadline: float | None, cap: float | None) -> float | None:
+    """The deadline of one SAT call: ``deadline``, but at most ``cap`` seconds from now."""
+    if cap is None:
+        return deadline
+    return min(deadline if deadline is not None else math.inf, time.monotonic() + cap)
+
+
+def _descend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None,
+             cap: float | None = None, bisect: bool = False):
+    """Lower an upper bound by SAT: each model is the new ``witness``; UNSAT for ``k`` proves
+    ``k + 1`` (returned as an ``unsat`` certificate). ``encode(k)`` returns
+    ``(clauses, decode)``, or ``None`` when the deadline passed while encoding. Tries one less
+    than the witness, or with ``bisect`` the middle of the gap (large covers are quick to
+    find, so this skips many easy steps). With ``cap``, each call gets at most ``cap``
+    seconds; a call over it ends the descent, or with ``bisect`` moves the search above it.
     Returns ``(witness, lower, certificate)``."""
-    while size(witness) > lower and not _past(deadline):
-        k = size(witness) - 1
+    floor = lower
+    while size(witness) > floor and not _past(deadline):
+        k = (floor + size(witness) - 1) // 2 if bisect else size(witness) - 1
         encoded = encode(k)
         if encoded is None:
             break
-        ok, model = solve_within(encoded[0], deadline, solver=solver)
+        ok, model = solve_within(encoded[0], _step_deadline(deadline, cap), solver=solver)
         if ok is None:
-            break
-        if not ok:
-            return witness, k + 1, Certificate(
+            if not bisect:
+                break
+            floor = k + 1
+        elif not ok:
+            lower = floor = k + 1
+            certificate = Certificate(
                 "unsat", f"no {claim(k)} ({solver})", {"k": k, "solver": solver, **(data or {})})
-        witness = encoded[1](model)
+        else:
+            witness = encoded[1](model)
     return witness, lower, certificate
 
 
 def _ascend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None,
-            share: float = 0.5, cap: float | None = None):
+            cap: float | None = None):
     """Raise a lower bound by SAT from below, one at a time: UNSAT for ``k = lower`` proves
     ``k + 1``; a model for ``k`` is a witness of size ``k = lower`` (exact). Refutations with
     few bicliques are usually quick, so this lifts the bound far past the structural ones.
-    With a deadline each call gets at most ``share`` of the time left, the rest staying for
-    the descent, and at most ``cap`` seconds when given (the first call over it ends the
-    climb). Returns ``(witness, lower, certificate)``."""
+    Each call may run to the deadline, or for at most ``cap`` seconds when given (the first
+    call over it ends the climb). Returns ``(witness, lower, certificate)``."""
     while lower < size(witness) and not _past(deadline):
         k = lower
         encoded = encode(k)
         if encoded is None:
             break
-        step = _share(deadline, share)
-        if cap is not None:
-            step = min(step if step is not None else math.inf, time.monotonic() + cap)
-        ok, model = solve_within(encoded[0], step, solver=solver)
+        ok, model = solve_within(encoded[0], _step_deadline(deadline, cap), solver=solver)
         if ok is None:
             break
         if ok:
@@ -351,11 +363,14 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
 
     A biclique is a pair ``(A, B)`` with ``A × B ⊆ E``. By Lemma 2.1 this is also the least
     number of hubs in a hub extension. Upper bound: greedy star-closure bicliques (also
-    started from a Sperner cover of a complete subdigraph). Lower bound: the larger of a
-    fooling set (edges pairwise in no common biclique) and ``σ(m)`` for a complete subdigraph
-    on ``m`` vertices (de Caen–Gregory–Pullman). SAT then closes the gap from both ends: it
-    refutes covers with ``lower``, ``lower + 1``, … bicliques (each call at most half the
-    time left; a model ends it, exact), then looks for covers below the best one.
+    started from a Sperner cover of a complete subdigraph). Lower bound: the largest of a
+    fooling set (edges pairwise in no common biclique; :func:`.fooling_set`), ``σ(m)`` for a
+    complete subdigraph on ``m`` vertices (de Caen–Gregory–Pullman) and the weighted fooling
+    set of the fractional cover (:mod:`.fractional_cover`). SAT (maximal bicliques, fooling
+    edges pinned; :func:`biclique_cover_cnf`) closes the gap: quick calls (at most
+    :data:`QUICK_SAT` seconds) refute ``lower``, ``lower + 1``, … and bisect toward smaller
+    covers; after the LP bound, refutations from below continue with all the time left (a
+    model at the lower bound ends it, exact), then covers one below the best are sought.
 
     Parameters
     ----------
@@ -389,8 +404,8 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
         # a cover as small as the greedy fooling set ends it at once; else search for a
         # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
         clauses, decode = biclique_cover_cnf(digraph, len(fooling), fooling, maximal=True)
-        ok, model = solve_within(clauses, min(_share(deadline, 0.1) or math.inf,
-                                              time.monotonic() + QUICK_SAT / 4), solver=solver)
+        ok, model = solve_within(clauses, _step_deadline(_share(deadline, 0.1), QUICK_SAT / 4),
+                                 solver=solver)
         if ok:
             cover = decode(model)
         else:
@@ -422,10 +437,15 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
 
     data = {"fooling_set": fooling.tolist(), "maximal": True}
     witness = HubExtension(cover)
-    # quick refutations first (each call ≤ QUICK_SAT seconds), then the LP bound, then SAT
-    # from both ends with the time left
+    # quick SAT calls first (each ≤ QUICK_SAT seconds) from below and from above, then the
+    # LP bound, then SAT from below — the call at the lower bound, often the deciding one,
+    # may take all the time left (fewer free bicliques make it easier than the covers
+    # above) — and from above with what remains
     witness, lower, certificate = _ascend(witness, size, lower, certificate, encode,
                                           deadline, solver, claim, data, cap=QUICK_SAT)
+    witness, lower, certificate = _descend(witness, size, lower, certificate, encode,
+                                           deadline, solver, claim, data, cap=QUICK_SAT,
+                                           bisect=True)
     if lower < witness.n_hubs:
         lower, certificate = _fractional_bound(digraph, cover, lower, certificate,
                                                _share(deadline, 0.5))
@@ -451,7 +471,7 @@ def _fractional_bound(digraph, cover, lower, certificate, deadline):
     if left is not None and left <= 0:
         return lower, certificate
     try:
-        frac = fractional_biclique_cover(digraph, time_limit=left, start=cover)
+        frac = fractional_biclique_cover(digraph, time_limit=left, start=cover, floor=lower)
     except TooManyBicliquesError:
         return lower, certificate
     if frac.bound <= lower:

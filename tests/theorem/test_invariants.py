@@ -280,8 +280,8 @@ def test_hard_regime_is_proved_by_a_refutation_a_second_solver_confirms():
 
 
 def test_weighted_fooling_set_proves_the_planted_hubs_optimal():
-    """Seed 4 of the hard regime: no fooling set above 16 is known and refuting 19 bicliques
-    takes CaDiCaL 40 s, but the fractional cover's duals prove b ≥ 20 = planted hubs."""
+    """Seed 4 of the hard regime: the local search finds no fooling set above 16, but the
+    fractional cover's duals prove b ≥ 20 = planted hubs."""
     g, planted = random_hub_extension(40, 20, 0.5, rng=4)
     r = biclique_cover_number(g, time_limit=40)
     assert r.lower_bound == planted.n_hubs == 20 <= r.upper_bound
