@@ -44,8 +44,11 @@ __all__ = [
 #: and gigabytes); the bound they would have tested stays unproved (``optimal=False``).
 MAX_CLAUSES = 5_000_000
 
-#: Seconds allowed to each of the first, quick refutations of ``biclique_cover_number``.
+#: Seconds allowed to each of the first, quick SAT calls of ``biclique_cover_number``.
 QUICK_SAT = 2.0
+
+#: Digraphs with more edges skip the fractional-cover bound (an LP row per edge).
+MAX_LP_EDGES = 20_000
 
 
 def _deadline(time_limit) -> float | None:
@@ -403,11 +406,11 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     if max(len(fooling), sperner_number(len(clique))) < len(cover):
         # a cover as small as the greedy fooling set ends it at once; else search for a
         # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
-        clauses, decode = biclique_cover_cnf(digraph, len(fooling), fooling, maximal=True)
-        ok, model = solve_within(clauses, _step_deadline(_share(deadline, 0.1), QUICK_SAT / 4),
-                                 solver=solver)
+        encoded = _maximal_cover_cnf(digraph, len(fooling), fooling)
+        ok, model = (None, None) if encoded is None else solve_within(
+            encoded[0], _step_deadline(_share(deadline, 0.1), QUICK_SAT / 4), solver=solver)
         if ok:
-            cover = decode(model)
+            cover = encoded[1](model)
         else:
             fooling = fooling_set(digraph, target=len(cover), patience=3000,
                                   deadline=_share(deadline, 0.1))
@@ -427,10 +430,8 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
         return w.n_hubs
 
     def encode(k):
-        nonedges = digraph.n ** 2 - digraph.n_edges
-        if (nonedges + 2 * digraph.n_edges + 2 * digraph.n) * k > MAX_CLAUSES or _past(deadline):
-            return None
-        return _encoded(biclique_cover_cnf(digraph, k, fooling, maximal=True), HubExtension)
+        encoded = None if _past(deadline) else _maximal_cover_cnf(digraph, k, fooling)
+        return None if encoded is None else _encoded(encoded, HubExtension)
 
     def claim(k):
         return f"cover by {k} bicliques"
@@ -459,6 +460,14 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
                            witness, certificate, time.perf_counter() - start)
 
 
+def _maximal_cover_cnf(digraph, k, fooling):
+    """``biclique_cover_cnf(..., maximal=True)``, or ``None`` past :data:`MAX_CLAUSES`."""
+    nonedges = digraph.n ** 2 - digraph.n_edges
+    if (nonedges + 2 * digraph.n_edges + 2 * digraph.n) * k > MAX_CLAUSES:
+        return None
+    return biclique_cover_cnf(digraph, k, fooling, maximal=True)
+
+
 def _share(deadline: float | None, share: float) -> float | None:
     """The deadline of a step allowed ``share`` of the time left (``None``: no limit)."""
     return None if deadline is None else time.monotonic() + share * (deadline - time.monotonic())
@@ -466,9 +475,10 @@ def _share(deadline: float | None, share: float) -> float | None:
 
 def _fractional_bound(digraph, cover, lower, certificate, deadline):
     """``lower`` raised to the weighted-fooling-set bound of the fractional biclique cover
-    (when the maximal bicliques are few enough to price; see :mod:`.fractional_cover`)."""
+    (when the maximal bicliques are few enough to price and the edges at most
+    :data:`MAX_LP_EDGES`; see :mod:`.fractional_cover`)."""
     left = None if deadline is None else deadline - time.monotonic()
-    if left is not None and left <= 0:
+    if (left is not None and left <= 0) or digraph.n_edges > MAX_LP_EDGES:
         return lower, certificate
     try:
         frac = fractional_biclique_cover(digraph, time_limit=left, start=cover, floor=lower)
