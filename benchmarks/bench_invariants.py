@@ -45,7 +45,8 @@ from theorem import (  # noqa: E402
     strided,
     transitive_tournament,
 )
-from theorem.fractional_cover import MAX_BICLIQUES, TooManyBicliquesError  # noqa: E402
+from theorem.errors import TooManyBicliquesError  # noqa: E402
+from theorem.fractional_cover import MAX_BICLIQUES  # noqa: E402
 from theorem.pareto import hub_pareto_front  # noqa: E402
 from theorem.invariants import _greedy_cover, biclique_cover_cnf  # noqa: E402
 from theorem.sat import solve_within  # noqa: E402

@@ -17,6 +17,7 @@ from .errors import (
     InvalidHubExtensionError,
     SelfLoopError,
     TheoremError,
+    TooManyBicliquesError,
     VertexError,
 )
 from .families import (
@@ -87,4 +88,5 @@ __all__ = [
     "DigraphFormatError",
     "InvalidHubExtensionError",
     "InvalidColoringError",
+    "TooManyBicliquesError",
 ]

@@ -13,6 +13,7 @@ __all__ = [
     "DigraphFormatError",
     "InvalidHubExtensionError",
     "InvalidColoringError",
+    "TooManyBicliquesError",
 ]
 
 
@@ -38,3 +39,8 @@ class InvalidHubExtensionError(TheoremError):
 
 class InvalidColoringError(TheoremError):
     """Two hubs (or two edges) of one color share a source or a target."""
+
+
+class TooManyBicliquesError(TheoremError):
+    """A digraph has more maximal bicliques than an enumeration was allowed (or time ran
+    out enumerating them)."""

@@ -31,11 +31,10 @@ from scipy import sparse
 from scipy.optimize import linprog
 
 from .digraph import AttentionDigraph
-from .errors import TheoremError
+from .errors import TheoremError, TooManyBicliquesError
 
 __all__ = [
     "FractionalCover",
-    "TooManyBicliquesError",
     "fractional_biclique_cover",
     "maximal_bicliques",
     "weighted_fooling_bound",
@@ -49,10 +48,6 @@ SCALE = 2 ** 20
 MAX_BICLIQUES = 300_000
 
 _CHUNK = 1 << 16
-
-
-class TooManyBicliquesError(TheoremError):
-    """The digraph has more maximal bicliques than the enumeration was allowed."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +78,8 @@ def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
 
     ``B`` runs over the non-empty intersections ``⋂_{a ∈ S} N⁺(a)`` of out-neighbourhoods
     (built one vertex at a time: the family closed under intersection with ``N⁺(v)``), and
-    ``A = {v : B ⊆ N⁺(v)}``. Raises :class:`TooManyBicliquesError` when there are more than
-    ``limit`` (or ``deadline``, ``time.monotonic()`` seconds, passes first).
+    ``A = {v : B ⊆ N⁺(v)}``. Raises :class:`~theorem.errors.TooManyBicliquesError` when there
+    are more than ``limit``, or when ``deadline`` (``time.monotonic()`` seconds) passes first.
 
     Returns
     -------
@@ -103,13 +98,16 @@ def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
     weights = 1 << np.arange(n, dtype=object)
     rows = sorted({int(weights[r].sum()) for r in m if r.any()})
     closed = {(1 << n) - 1}
-    for row in rows:
+    for done, row in enumerate(rows, 1):
         closed |= {c & row for c in closed}
-        if (limit is not None and len(closed) - 1 > limit) or (
-                deadline is not None and time.monotonic() >= deadline):
+        if limit is not None and len(closed) - 1 > limit:
             raise TooManyBicliquesError(
-                f"more than {limit} maximal bicliques (or out of time) after "
-                f"{rows.index(row) + 1} of {len(rows)} vertices; raise the limit or skip this bound")
+                f"more than {limit} maximal bicliques after {done} of {len(rows)} vertices; "
+                "raise the limit or skip this bound")
+        if deadline is not None and time.monotonic() >= deadline:
+            raise TooManyBicliquesError(
+                f"out of time enumerating maximal bicliques ({len(closed) - 1} after {done} of "
+                f"{len(rows)} vertices); allow more time or skip this bound")
     closed.discard(0)
     closed.discard((1 << n) - 1)             # ⋂ of no vertex: not a biclique's target set
     values = sorted(closed)
@@ -181,7 +179,7 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
     (``converged``) or ``time_limit`` seconds pass, or the restricted LP's value — an upper
     bound on ``b*`` — falls to ``floor`` (a lower bound known already, which the LP then
     cannot beat). The returned weights are the last duals scaled to integers; their bound
-    holds either way. Raises :class:`TooManyBicliquesError`
+    holds either way. Raises :class:`~theorem.errors.TooManyBicliquesError`
     past ``limit`` maximal bicliques.
 
     Examples

@@ -19,9 +19,9 @@ import numpy as np
 
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index
-from .errors import InvalidHubExtensionError, TheoremError
+from .errors import InvalidHubExtensionError, TheoremError, TooManyBicliquesError
 from .fooling import fooling_set, is_fooling_set
-from .fractional_cover import TooManyBicliquesError, fractional_biclique_cover
+from .fractional_cover import fractional_biclique_cover
 from .hubs import HubExtension
 from .results import Certificate, InvariantResult
 from .sat import SOLVER, solve_within

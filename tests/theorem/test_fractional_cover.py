@@ -2,6 +2,7 @@
 against brute force, the full LP and exact integer checks."""
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -11,10 +12,9 @@ from scipy import sparse
 from scipy.optimize import linprog
 
 from theorem.digraph import AttentionDigraph
-from theorem.errors import TheoremError
+from theorem.errors import TheoremError, TooManyBicliquesError
 from theorem.families import complete_digraph, directed_cycle, transitive_tournament
 from theorem.fractional_cover import (
-    TooManyBicliquesError,
     fractional_biclique_cover,
     maximal_bicliques,
     weighted_fooling_bound,
@@ -68,6 +68,8 @@ def test_maximal_bicliques_agree_from_both_sides():
 def test_too_many_bicliques_is_refused_not_hung():
     with pytest.raises(TooManyBicliquesError, match="raise the limit"):
         maximal_bicliques(complete_digraph(24), limit=10_000)
+    with pytest.raises(TooManyBicliquesError, match="out of time"):
+        maximal_bicliques(complete_digraph(30), deadline=time.monotonic() + 0.05)
     with pytest.raises(TooManyBicliquesError):
         fractional_biclique_cover(complete_digraph(24), limit=10_000)
 
