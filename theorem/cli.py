@@ -36,6 +36,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 
+from theorem.budget import anytime
 from theorem.digraph import AttentionDigraph
 from theorem.edge_coloring import chromatic_index
 from theorem.errors import TheoremError
@@ -114,11 +115,15 @@ def _strict(value):
 
 def _write_json(obj, out) -> None:
     """One strict JSON object (no NaN/Infinity tokens) on ``out``, newline-terminated."""
-    json.dump(_strict(obj), out, allow_nan=False)
+    try:  # the C encoder, in one piece (json.dump encodes in Python, chunk by chunk)
+        text = json.dumps(obj, allow_nan=False)
+    except (TypeError, ValueError):  # numpy scalars, NaN or infinities: make it strict first
+        text = json.dumps(_strict(obj), allow_nan=False)
+    out.write(text)
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
@@ -213,7 +218,8 @@ def _invariants(args, out, err) -> int:
     digraph, planted = _digraph(args)
     def share(fraction):
         """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
-        Pareto front the remainder."""
+        coloring of χ' a third of what is left, then the Pareto front nine tenths and the
+        real rank the remainder."""
         return max(fraction * (args.time_limit - (time.monotonic() - start)), 1e-3)
 
     def progress(what):
@@ -224,14 +230,16 @@ def _invariants(args, out, err) -> int:
     progress("biclique_cover_number")
     results["biclique_cover_number"] = biclique_cover_number(digraph, time_limit=share(1 / 3))
     progress("hub_chromatic_index")
-    results["hub_chromatic_index"] = hub_chromatic_index(digraph, time_limit=share(1 / 2))
+    results["hub_chromatic_index"] = hub_chromatic_index(
+        digraph, time_limit=share(1 / 2), biclique_cover=results["biclique_cover_number"])
     progress("chromatic_index")
-    results["chromatic_index"] = chromatic_index(digraph)
+    results["chromatic_index"] = chromatic_index(digraph, time_limit=share(1 / 3))
     progress("the Pareto front")
-    front = hub_pareto_front(digraph, time_limit=share(1.0),
+    front = hub_pareto_front(digraph, time_limit=share(0.9),
                              biclique_cover=results["biclique_cover_number"],
                              hub_chromatic=results["hub_chromatic_index"])
-    rank = real_rank(digraph)
+    progress("the real rank")
+    rank = real_rank(digraph, time_limit=share(1.0))
     optimal = all(r.optimal for r in results.values()) and front.optimal
 
     def witness(r):
@@ -258,7 +266,8 @@ def _invariants(args, out, err) -> int:
             [[name, str(r.value), f"[{r.lower_bound}, {r.upper_bound}]",
               "yes" if r.optimal else "NO", r.certificate.statement[:90], f"{r.elapsed:.2f} s"]
              for name, r in results.items()]), file=out)
-        print(f"\nreal rank of M: {rank} (bounds b neither way)", file=out)
+        print(f"\nreal rank of M: {'not computed in time' if rank is None else rank} "
+              "(bounds b neither way)", file=out)
         if planted is not None:
             print(f"planted hubs: {planted.n_hubs}", file=out)
         print("Pareto front (hubs, colors): "
@@ -268,11 +277,26 @@ def _invariants(args, out, err) -> int:
         ext = results["hub_chromatic_index"].witness
         print(f"\ncolored hub extension with {ext.n_colors} colors ({ext.n_hubs} hubs):",
               file=out)
-        for p, ((a, b), c) in enumerate(zip(ext.hubs, ext.colors)):
-            print(f"  hub {p:>3}  color {c:>2}  sources {a}  targets {b}", file=out)
+        for p, ((a, b), c) in enumerate(zip(ext.hubs[:SHOWN_HUBS], ext.colors)):
+            print(f"  hub {p:>3}  color {c:>2}  sources {_short(a)}  targets {_short(b)}",
+                  file=out)
+        if ext.n_hubs > SHOWN_HUBS:
+            print(f"  ... {ext.n_hubs - SHOWN_HUBS} more hubs (--json lists every hub)", file=out)
         print(f"\n{'all invariants proved optimal' if optimal else 'TIME LIMIT: bounds only'}",
               file=out)
     return 0 if optimal else 3
+
+
+#: The table lists this many hubs of a witness, and this many vertices of a hub side.
+SHOWN_HUBS = 40
+SHOWN_VERTICES = 20
+
+
+def _short(vertices: list[int]) -> str:
+    """``vertices`` as a list, cut after :data:`SHOWN_VERTICES` with the count left."""
+    if len(vertices) <= SHOWN_VERTICES:
+        return str(vertices)
+    return str(vertices[:SHOWN_VERTICES])[:-1] + f", ... {len(vertices) - SHOWN_VERTICES} more]"
 
 
 SUITE_SPACES = ("sphere:2", "projective:2", "grassmannian:4,2")
@@ -290,12 +314,12 @@ def _suite(args):
 
 
 def _verify(args, out, err) -> int:
+    start, start_mono = time.perf_counter(), time.monotonic()
+    if not (np.isfinite(args.time_limit) and args.time_limit > 0):
+        raise TheoremError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
     digraphs = _suite(args)
     spaces = [parse_space(s) for s in (args.space or SUITE_SPACES)]
     show = not args.json or args.progress
-    if not (np.isfinite(args.time_limit) and args.time_limit > 0):
-        raise TheoremError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
-    start = time.perf_counter()
     rows, records, skipped = [], [], []
     embeddings = {}
     for index, (name, g) in enumerate(digraphs):
@@ -312,31 +336,19 @@ def _verify(args, out, err) -> int:
                 skipped.append(f"{name} on {space_spec(space)}")
                 continue
             key = (g.n, space_spec(space))
-            if key not in embeddings:
-                embeddings[key] = admissible_embedding(space, g.n, rng=args.seed)
-            theta = radius = None
-            for objective in ("hubs", "colors"):
-                if show:
-                    print(f"verify: {name} on {space_spec(space)}, fewest {objective} ...", file=err, flush=True)
-                cover = density_cover_for(g, space, objective, rng=args.seed, front=front,
-                                          embedding=embeddings[key], theta=theta, radius=radius)
-                theta, radius = cover.theta, cover.radius
-                report = verify_density_cover(cover, rng=args.seed)
-                ranks = "/".join(str(r) for r in cover.ranks)
-                records.append({
-                    "digraph": name, "space": space_spec(space), "objective": objective,
-                    "hubs": cover.n_hubs, "colors": cover.n_colors, "proved": cover.info["proved"],
-                    "edges": g.n_edges, "edges_verified": report.edges_verified,
-                    "worst_margin": report.worst_margin, "ranks": list(cover.ranks),
-                    "radius": cover.radius, "r0": cover.r0, "disjoint_balls": cover.disjoint_balls,
-                    "paper_passed": report.paper_passed, "exact_passed": report.exact_passed,
-                    "rank_passed": report.rank_passed, "passed": report.passed,
-                    "failures": [c.to_dict() for c in report.failures()[:20]],
-                })
-                rows.append([name, space_spec(space), objective, str(cover.n_hubs), str(cover.n_colors),
-                             "yes" if cover.info["proved"] else "not proved",
-                             f"{report.edges_verified}/{g.n_edges}", f"{report.worst_margin:.2e}", ranks,
-                             "yes" if report.exact_passed else "NO", "yes" if report.passed else "NO"])
+            if show:
+                print(f"verify: {name} on {space_spec(space)} ...", file=err, flush=True)
+            # building and verifying run in a child process killed at the deadline
+            done, finished = anytime(_verify_on, start_mono + args.time_limit, name, g, space,
+                                     front, embeddings.get(key), args.seed)
+            for embedding, record, row in done or []:
+                embeddings[key] = embedding
+                records.append(record)
+                rows.append(row)
+            if not finished:
+                objectives = {r["objective"] for _, r, _ in done or []}
+                skipped += [f"{name} on {space_spec(space)}, fewest {o}"
+                            for o in ("hubs", "colors") if o not in objectives]
     passed = all(r["passed"] for r in records) and not skipped
     elapsed = time.perf_counter() - start
     if args.json:
@@ -365,6 +377,37 @@ def _verify(args, out, err) -> int:
     if not all(r["passed"] for r in records):
         return 1
     return 3 if skipped else 0
+
+
+def _verify_on(report, name: str, g, space, front, embedding, seed) -> None:
+    """Density covers of ``g`` on ``space`` from the fewest-hubs and the fewest-colors points
+    of ``front``, each verified; reports ``[(embedding, record, row), ...]`` after each."""
+    if embedding is None:
+        embedding = admissible_embedding(space, g.n, rng=seed)
+    theta = radius = None
+    done = []
+    for objective in ("hubs", "colors"):
+        cover = density_cover_for(g, space, objective, rng=seed, front=front,
+                                  embedding=embedding, theta=theta, radius=radius)
+        theta, radius = cover.theta, cover.radius
+        report_ = verify_density_cover(cover, rng=seed)
+        ranks = "/".join(str(r) for r in cover.ranks)
+        record = {
+            "digraph": name, "space": space_spec(space), "objective": objective,
+            "hubs": cover.n_hubs, "colors": cover.n_colors, "proved": cover.info["proved"],
+            "edges": g.n_edges, "edges_verified": report_.edges_verified,
+            "worst_margin": report_.worst_margin, "ranks": list(cover.ranks),
+            "radius": cover.radius, "r0": cover.r0, "disjoint_balls": cover.disjoint_balls,
+            "paper_passed": report_.paper_passed, "exact_passed": report_.exact_passed,
+            "rank_passed": report_.rank_passed, "passed": report_.passed,
+            "failures": [c.to_dict() for c in report_.failures()[:20]],
+        }
+        row = [name, space_spec(space), objective, str(cover.n_hubs), str(cover.n_colors),
+               "yes" if cover.info["proved"] else "not proved",
+               f"{report_.edges_verified}/{g.n_edges}", f"{report_.worst_margin:.2e}", ranks,
+               "yes" if report_.exact_passed else "NO", "yes" if report_.passed else "NO"]
+        done.append((embedding, record, row))
+        report(list(done))
 
 
 def _figures(args, out, err) -> int:

@@ -82,7 +82,9 @@ class AttentionDigraph:
                     f"edge ({v}, {v}) is a loop; attention digraphs are loopless — pass "
                     "drop_loops=True to drop the diagonal of an attention mask")
             arr = arr[~loops]
-        arr = np.unique(arr, axis=0) if len(arr) else arr
+        if len(arr):  # sorted, without duplicates: one 1-D sort of the codes a·N + b
+            codes = np.unique(arr[:, 0] * n + arr[:, 1])
+            arr = np.column_stack([codes // n, codes % n])
         if labels is not None:
             labels = tuple(str(s) for s in labels)
             if len(labels) != n:

@@ -55,7 +55,8 @@ def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, iterations: int =
     It stops early after ``patience`` rounds without a larger set, or once ``target`` edges
     are found (e.g. the size of a known cover, which no
     fooling set exceeds). Deterministic for a given ``rng``; ``deadline``
-    (``time.monotonic()`` seconds) cuts the search short.
+    (``time.monotonic()`` seconds) cuts the greedy orders and the search short (the largest
+    set found by then is returned).
 
     Returns
     -------
@@ -77,16 +78,18 @@ def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, iterations: int =
     orders = [np.argsort(weight, kind="stable")] + [gen.permutation(len(e)) for _ in range(tries)]
     best: list[int] = []
     for order in orders:
-        alive = np.ones(len(e), dtype=bool)
+        alive = np.asarray(order)           # the edges still compatible with none chosen, in order
         chosen = []
-        for i in order:
-            if not alive[i]:
-                continue
-            a, b = e[i]
-            chosen.append(int(i))
-            alive &= ~(m[a, e[:, 1]] & m[e[:, 0], b])  # edges sharing a biclique with (a, b)
+        while len(alive) and not (chosen and deadline is not None
+                                  and time.monotonic() >= deadline):
+            a, b = e[alive[0]]
+            chosen.append(int(alive[0]))
+            rest = alive[1:]
+            alive = rest[~(m[a, e[rest, 1]] & m[e[rest, 0], b])]  # drop those sharing a biclique
         if len(chosen) > len(best):
             best = chosen
+        if deadline is not None and time.monotonic() >= deadline:
+            break           # what is chosen so far is a fooling set too
     most = min(len(np.unique(e[:, 0])), len(np.unique(e[:, 1])))
     target = most if target is None else min(target, most)
     if len(e) <= LOCAL_SEARCH_EDGES and iterations > 0 and len(best) < target:

@@ -30,6 +30,7 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
+from .budget import anytime, deadline_after
 from .digraph import AttentionDigraph
 from .errors import TheoremError, TooManyBicliquesError
 
@@ -189,9 +190,21 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
     >>> round(f.value, 6), f.bound, f.converged
     (5.0, 5, True)
     """
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = deadline_after(time_limit)
     if not digraph.n_edges:
         raise TheoremError("the digraph has no edges: there is nothing to cover")
+    found, _ = anytime(_column_generation, deadline, digraph, deadline, limit, start, floor)
+    if found is None:
+        raise TooManyBicliquesError(
+            f"time ran out ({time_limit:g} s) before the first restricted LP was solved; "
+            "raise time_limit")
+    return found
+
+
+def _column_generation(report, digraph: AttentionDigraph, deadline: float | None, limit: int,
+                       start, floor: int | None) -> None:
+    """The rounds of :func:`fractional_biclique_cover`, reporting the cover (with its proved
+    integer bound) after each; runs under :func:`.anytime`."""
     sources, targets = maximal_bicliques(digraph, limit=limit, deadline=deadline)
     e = digraph.edges
     edge_id = np.full((digraph.n, digraph.n), -1, dtype=np.int64)
@@ -207,7 +220,7 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
         chosen.append(new)
 
     add(_starting_columns(sources, targets, start, digraph.adjacency.astype(bool)))
-    rounds, converged = 0, False
+    rounds = 0
     while True:
         rounds += 1
         n_cols = sum(len(x) for x in chosen)
@@ -223,24 +236,23 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
         dual[e[:, 0], e[:, 1]] = y
         priced = _biclique_weights(sources, targets, dual)
         violated = np.flatnonzero(priced > 1 + 1e-9)
-        if not len(violated):
-            converged = True
-            break
-        if (floor is not None and res.fun <= floor) or (
+        converged = not len(violated)
+        # the duals scaled to integers prove ⌈Σ y / W⌉ whether the LP converged or not
+        scale = SCALE / max(float(priced.max()), 1e-300)
+        weights = np.floor(y * scale).astype(np.int64)
+        integer = np.zeros((digraph.n, digraph.n))
+        integer[e[:, 0], e[:, 1]] = weights
+        heaviest = int(_biclique_weights(sources, targets, integer).max())
+        bound = -(-int(weights.sum()) // heaviest) if heaviest else 0
+        used = np.concatenate(chosen)
+        support = res.x > 1e-9
+        report(FractionalCover(float(res.fun), converged, bound, weights, heaviest,
+                               sources[used][support], targets[used][support], res.x[support],
+                               len(sources), rounds))
+        if converged or (floor is not None and res.fun <= floor) or (
                 deadline is not None and time.monotonic() >= deadline):
-            break
+            return
         add(violated[np.argsort(-priced[violated], kind="stable")[:200]])
-    scale = SCALE / max(float(priced.max()), 1e-300)
-    weights = np.floor(y * scale).astype(np.int64)
-    integer = np.zeros((digraph.n, digraph.n))
-    integer[e[:, 0], e[:, 1]] = weights
-    heaviest = int(_biclique_weights(sources, targets, integer).max())
-    bound = -(-int(weights.sum()) // heaviest) if heaviest else 0
-    used = np.concatenate(chosen)
-    support = res.x > 1e-9
-    return FractionalCover(float(res.fun), converged, bound, weights, heaviest,
-                           sources[used][support], targets[used][support], res.x[support],
-                           len(sources), rounds)
 
 
 def _starting_columns(sources, targets, start, adjacency) -> np.ndarray:

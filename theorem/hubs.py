@@ -8,6 +8,7 @@ color so that two hubs sharing a source or a target differ (DESIGN.md §1).
 
 from __future__ import annotations
 
+import itertools
 import json
 import numbers
 from dataclasses import dataclass
@@ -21,9 +22,14 @@ from .errors import InvalidColoringError, InvalidHubExtensionError, TheoremError
 
 __all__ = ["HubExtension", "random_hub_extension"]
 
+#: :meth:`HubExtension.validate` marks covered pairs in an ``N × N`` bitmap up to this size.
+_BITMAP_CELLS = 64_000_000
+
 
 def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
     items = list(side)
+    if set(map(type, items)) <= {int}:     # the common case, checked at C speed
+        return frozenset(items)
     for v in items:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):
             raise TypeError(f"hub {hub}: {name} vertices must be integers, got {v!r}")
@@ -130,25 +136,40 @@ class HubExtension:
         """
         if not isinstance(digraph, AttentionDigraph):
             raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
-        s, t = self.incidence(digraph.n)
-        empty = ~s.any(axis=1) | ~t.any(axis=1)
-        if empty.any():
-            p = int(np.argmax(empty))
-            raise InvalidHubExtensionError(
-                f"hub {p} has an empty {'source' if not s[p].any() else 'target'} side; "
-                "every hub carries a biclique with both sides non-empty — drop it")
-        covered = (s.T.astype(np.int64) @ t.astype(np.int64)) > 0
-        edges = digraph.adjacency.astype(bool)
-        extra = covered & ~edges
-        if extra.any():
-            a, b = map(int, np.argwhere(extra)[0])
-            p = int(np.argmax(s[:, a] & t[:, b]))
+        n = digraph.n
+        for p, (a, b) in enumerate(zip(self.sources, self.targets)):
+            if not a or not b:
+                raise InvalidHubExtensionError(
+                    f"hub {p} has an empty {'source' if not a else 'target'} side; "
+                    "every hub carries a biclique with both sides non-empty — drop it")
+            for side, name in ((a, "source"), (b, "target")):
+                if not (0 <= min(side) and max(side) < n):
+                    v = min(side) if min(side) < 0 else max(side)
+                    raise VertexError(f"hub {p} has {name} vertex {v}, but vertices are "
+                                      f"0..{n - 1}")
+        # the covered pairs as codes a·N + b, without any N × N product (Σ |A_p||B_p| work)
+        covered = np.concatenate(
+            [(np.fromiter(a, np.int64, len(a))[:, None] * n
+              + np.fromiter(b, np.int64, len(b))[None, :]).ravel()
+             for a, b in zip(self.sources, self.targets)] or [np.zeros(0, np.int64)])
+        if n * n <= _BITMAP_CELLS:          # mark them in a bitmap: no sort
+            marked = np.zeros(n * n, dtype=bool)
+            marked[covered] = True
+            covered = np.flatnonzero(marked)
+        else:
+            covered = np.unique(covered)
+        edges = digraph.edges[:, 0] * n + digraph.edges[:, 1]
+        extra = np.setdiff1d(covered, edges, assume_unique=True)
+        if len(extra):
+            a, b = divmod(int(extra[0]), n)
+            p = next(p for p, (s, t) in enumerate(zip(self.sources, self.targets))
+                     if a in s and b in t)
             raise InvalidHubExtensionError(
                 f"hub {p} covers ({a}, {b}), which is not an edge"
                 + (" (a loop)" if a == b else "") + "; remove it from the hub's sides")
-        missing = edges & ~covered
-        if missing.any():
-            a, b = map(int, np.argwhere(missing)[0])
+        missing = np.setdiff1d(edges, covered, assume_unique=True)
+        if len(missing):
+            a, b = divmod(int(missing[0]), n)
             raise InvalidHubExtensionError(
                 f"edge ({a}, {b}) is covered by no hub; add a hub or enlarge one")
         if self.colors is not None:
@@ -161,7 +182,7 @@ class HubExtension:
         n = 1 + max((max(a | b) for a, b in zip(self.sources, self.targets) if a | b),
                     default=-1)
         s, t = self.incidence(n)
-        s, t = s.astype(np.int64), t.astype(np.int64)
+        s, t = s.astype(np.float32), t.astype(np.float32)   # counts ≤ N: exact in float32
         conflict = ((s @ s.T) > 0) | ((t @ t.T) > 0)
         np.fill_diagonal(conflict, False)
         return conflict
@@ -184,15 +205,22 @@ class HubExtension:
         ext = self if colors is None else self.with_colors(colors)
         if ext.colors is None:
             raise InvalidColoringError("this hub extension has no colors; pass colors=[...]")
-        c = np.asarray(ext.colors)
-        clash = ext.conflict_matrix() & (c[:, None] == c[None, :])
-        if clash.any():
-            p, q = map(int, np.argwhere(clash)[0])
-            shared_a, shared_b = ext.sources[p] & ext.sources[q], ext.targets[p] & ext.targets[q]
-            what = (f"source {min(shared_a)}" if shared_a else f"target {min(shared_b)}")
-            raise InvalidColoringError(
-                f"hubs {p} and {q} both have color {c[p]} and share the {what}; give them "
-                "different colors")
+        # two hubs of one color sharing a vertex v on one side repeat the key (color, v)
+        colors = np.asarray(ext.colors, dtype=np.int64)
+        for side_sets, name in ((ext.sources, "source"), (ext.targets, "target")):
+            sizes = np.fromiter(map(len, side_sets), np.int64, len(side_sets))
+            vertices = np.fromiter(itertools.chain.from_iterable(side_sets), np.int64,
+                                   int(sizes.sum()))
+            hub = np.repeat(np.arange(len(side_sets)), sizes)
+            keys = colors[hub] * (int(vertices.max(initial=0)) + 1) + vertices
+            order = np.argsort(keys, kind="stable")
+            dup = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+            if len(dup):
+                q, p = sorted((int(hub[order[dup[0]]]), int(hub[order[dup[0] + 1]])))
+                v = int(vertices[order[dup[0]]])
+                raise InvalidColoringError(
+                    f"hubs {q} and {p} both have color {colors[p]} and share the {name} "
+                    f"{v}; give them different colors")
 
     # -- Lemma 2.1: a biclique cover is a hub extension, and back ------------------------------
     @classmethod

@@ -10,13 +10,12 @@ the gap, one UNSAT result at a time. A time limit returns both bounds with
 from __future__ import annotations
 
 import itertools
-import math
-import numbers
 import time
 from math import comb
 
 import numpy as np
 
+from .budget import anytime, deadline_after, past, share
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index
 from .errors import InvalidHubExtensionError, TheoremError, TooManyBicliquesError
@@ -25,6 +24,7 @@ from .fractional_cover import fractional_biclique_cover
 from .hubs import HubExtension
 from .results import Certificate, InvariantResult
 from .sat import SOLVER, solve_within
+from .trim import Trimmed
 
 __all__ = [
     "biclique_cover_number",
@@ -37,6 +37,7 @@ __all__ = [
     "biclique_cover_cnf",
     "difunctional_cover_cnf",
     "real_rank",
+    "star_cover",
 ]
 
 
@@ -51,24 +52,34 @@ QUICK_SAT = 2.0
 MAX_LP_EDGES = 20_000
 
 
-def _deadline(time_limit) -> float | None:
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-        raise TypeError(f"time_limit must be seconds (a number), not {type(time_limit).__name__}")
-    if not time_limit > 0:
-        raise TheoremError(f"time_limit must be positive seconds, got {time_limit}")
-    return time.monotonic() + float(time_limit)
-
-
 def _check(digraph) -> None:
     if not isinstance(digraph, AttentionDigraph):
         raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
 
 
-def real_rank(digraph: AttentionDigraph) -> int:
-    """``rank_R(M)``; reported beside ``b``, which it neither bounds above nor below."""
-    return int(np.linalg.matrix_rank(digraph.adjacency.astype(float))) if digraph.n else 0
+def real_rank(digraph: AttentionDigraph, *, time_limit: float | None = None) -> int | None:
+    """``rank_R(M)``; reported beside ``b``, which it neither bounds above nor below.
+
+    Computed by SVD (``numpy.linalg.matrix_rank``) of ``M`` without its isolated vertices'
+    zero rows and columns, which change no rank. Returns ``None`` when ``time_limit`` seconds
+    pass first (an SVD cannot be interrupted, so it runs in a child process then).
+
+    Examples
+    --------
+    >>> from theorem.families import complete_digraph
+    >>> real_rank(complete_digraph(4))          # J − I is invertible
+    4
+    """
+    _check(digraph)
+    deadline = deadline_after(time_limit)
+    if digraph.n_edges == 0:
+        return 0
+    rank, _ = anytime(_rank, deadline, Trimmed.of(digraph).digraph)
+    return rank
+
+
+def _rank(report, digraph: AttentionDigraph) -> None:
+    report(int(np.linalg.matrix_rank(digraph.adjacency.astype(float))))
 
 
 # -- lower bounds ------------------------------------------------------------------------------
@@ -87,10 +98,23 @@ def _mutual_clique(digraph: AttentionDigraph) -> list[int]:
     mutual = m & m.T
     order = np.argsort(-mutual.sum(axis=1), kind="stable")
     clique: list[int] = []
+    candidate = np.ones(digraph.n, dtype=bool)
     for v in order:
-        if all(mutual[v, u] for u in clique):
+        if candidate[v]:
             clique.append(int(v))
+            candidate &= mutual[v]
     return clique
+
+
+def complete_subdigraph_certificate(clique: list[int]) -> Certificate:
+    """``b ≥ σ(m)`` from ``m`` vertices pairwise joined both ways (de Caen, Gregory &
+    Pullman 1981)."""
+    return Certificate(
+        "complete-subdigraph",
+        f"vertices {clique} are pairwise joined both ways; the complete digraph on "
+        f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = "
+        f"{sperner_number(len(clique))} (de Caen, Gregory & Pullman 1981)",
+        {"vertices": clique})
 
 
 def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
@@ -102,7 +126,8 @@ def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
     return all(m[seq[i], seq[l]] for i in range(len(seq)) for l in range(i + 1, len(seq)))
 
 
-def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0) -> list[int]:
+def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
+                        deadline: float | None = None) -> list[int]:
     r"""A long sequence ``v_1..v_m`` of vertices with ``v_i → v_l`` for all ``i < l``.
 
     A transitive tournament inside the digraph (edges back are allowed). Greedy: repeatedly
@@ -116,6 +141,8 @@ def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0) -> 
     ``A_{v_i} ∩ B_{v_l} ≠ ∅`` for ``i < l`` (the edge is covered). Alon's theorem for such
     skew set-pair systems over a partitioned ground set (N. Alon, J. Combin. Theory A 40
     (1985), Theorem 1.1, with ``r_j = s_j = 1``) gives ``m ≤ Π_j C(2, 1) = 2^h``.
+    ``deadline`` (``time.monotonic()`` seconds) ends the tries early: the longest sequence
+    found so far is returned.
 
     Examples
     --------
@@ -124,19 +151,23 @@ def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0) -> 
     [0, 1, 2, 3, 4]
     """
     adjacency = digraph.adjacency.astype(bool)
+    out_degree = adjacency.sum(axis=1).astype(float)
     gen = np.random.default_rng(rng)
     best: list[int] = []
     for attempt in range(max(int(tries), 1)):
+        if attempt and past(deadline):
+            break
         candidates = np.ones(digraph.n, dtype=bool)
+        score = out_degree.copy()                    # out-neighbours among the candidates
         sequence: list[int] = []
         while candidates.any():
             idx = np.flatnonzero(candidates)
-            score = adjacency[np.ix_(idx, idx)].sum(axis=1).astype(float)
-            if attempt:
-                score += 0.5 * gen.random(len(idx))
-            v = int(idx[np.argmax(score)])
+            pick = score[idx] + (0.5 * gen.random(len(idx)) if attempt else 0.0)
+            v = int(idx[np.argmax(pick)])
             sequence.append(v)
+            removed = candidates & ~adjacency[v]
             candidates &= adjacency[v]
+            score -= adjacency[:, removed].sum(axis=1)   # each vertex leaves once: O(N²)
         if len(sequence) > len(best):
             best = sequence
     return best
@@ -192,22 +223,59 @@ def _sperner_cover(clique: list[int]) -> list[tuple[list[int], list[int]]]:
     return [(a, b) for a, b in cover if a and b]
 
 
-def _greedy_cover(digraph: AttentionDigraph, start=()) -> list[tuple[list[int], list[int]]]:
+def star_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
+    """The trivial biclique cover: the fewer of out-stars and in-stars, stars with equal
+    leaves merged.
+
+    Sources with the same out-neighbourhood ``N⁺`` form one biclique ``(sources, N⁺)``, so
+    ``b ≤`` the number of distinct non-empty rows of ``M``, and likewise of columns: never
+    more than ``N``, the non-isolated sources or the non-isolated targets. ``O(E log E)``
+    (no ``N × N`` structure).
+
+    Examples
+    --------
+    >>> from theorem.families import transitive_tournament
+    >>> star_cover(transitive_tournament(3))        # the out-stars of 0 and 1
+    [([0], [1, 2]), ([1], [2])]
+    """
+    best: list[tuple[list[int], list[int]]] | None = None
+    for side in (0, 1):
+        e = digraph.edges if side == 0 else digraph.edges[
+            np.lexsort((digraph.edges[:, 0], digraph.edges[:, 1]))][:, ::-1]
+        centers, first = np.unique(e[:, 0], return_index=True)
+        groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
+        for center, leaves in zip(centers.tolist(), np.split(e[:, 1], first[1:])):
+            groups.setdefault(leaves.tobytes(), (leaves, []))[1].append(center)
+        stars = [(centers_, leaves.tolist()) if side == 0 else (leaves.tolist(), centers_)
+                 for leaves, centers_ in groups.values()]
+        if best is None or len(stars) < len(best):
+            best = stars
+    return best or []
+
+
+def _greedy_cover(digraph: AttentionDigraph, start=(), deadline: float | None = None
+                  ) -> list[tuple[list[int], list[int]]]:
     """Greedy biclique cover completing the bicliques ``start``: repeatedly take the
     star-closure biclique (``B = N⁺(a)``, ``A = {a' : N⁺(a') ⊇ B}``, or the same on in-stars)
-    covering most uncovered edges."""
-    m = digraph.adjacency.astype(np.int64)
-    uncovered = m.astype(bool).copy()
+    covering most uncovered edges. Products in floating point (BLAS; counts ``≤ N`` are exact).
+    When ``deadline`` passes, the uncovered edges are completed by :func:`star_cover`."""
+    m = digraph.adjacency.astype(np.float64)
+    uncovered = m.astype(bool)
     cover = list(start)
     for sources, targets in cover:
         uncovered[np.ix_(sources, targets)] = False
+    closures = []
+    for mat in (m, m.T):
+        deg = mat.sum(axis=1)
+        contains = ((mat @ mat.T) == deg[None, :]) & (deg > 0)[None, :]   # N(a') ⊇ N(a)
+        closures.append((mat, contains.astype(np.float64)))
     while uncovered.any():
+        if past(deadline):
+            rest = AttentionDigraph(digraph.n, np.argwhere(uncovered))
+            return cover + star_cover(rest)
         best = None
-        for mat, flip in ((m, False), (m.T, True)):
-            u = (uncovered.T if flip else uncovered).astype(np.int64)
-            deg = mat.sum(axis=1)
-            contains = (mat @ mat.T) == deg[None, :]          # contains[a', a]: N(a') ⊇ N(a)
-            contains &= (deg > 0)[None, :]
+        for flip, (mat, contains) in enumerate(closures):
+            u = (uncovered.T if flip else uncovered).astype(np.float64)
             gain = (contains * (u @ mat.T)).sum(axis=0)        # uncovered edges in A_a × N(a)
             a = int(np.argmax(gain))
             if best is None or gain[a] > best[0]:
@@ -221,61 +289,64 @@ def _greedy_cover(digraph: AttentionDigraph, start=()) -> list[tuple[list[int], 
 
 
 # -- SAT descent ------------------------------------------------------------------------------
-def _step_deadline(deadline: float | None, cap: float | None) -> float | None:
-    """The deadline of one SAT call: ``deadline``, but at most ``cap`` seconds from now."""
-    if cap is None:
-        return deadline
-    return min(deadline if deadline is not None else math.inf, time.monotonic() + cap)
-
-
 def _descend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None,
-             cap: float | None = None, bisect: bool = False):
+             cap: float | None = None, bisect: bool = False, report=None):
     """Lower an upper bound by SAT: each model is the new ``witness``; UNSAT for ``k`` proves
     ``k + 1`` (returned as an ``unsat`` certificate). ``encode(k)`` returns
     ``(clauses, decode)``, or ``None`` when the deadline passed while encoding. Tries one less
     than the witness, or with ``bisect`` the middle of the gap (large covers are quick to
     find, so this skips many easy steps). With ``cap``, each call gets at most ``cap``
     seconds; a call over it ends the descent, or with ``bisect`` moves the search above it.
+    ``report((witness, lower, certificate))`` is called on each improvement.
     Returns ``(witness, lower, certificate)``."""
     floor = lower
-    while size(witness) > floor and not _past(deadline):
+    while size(witness) > floor and not past(deadline):
         k = (floor + size(witness) - 1) // 2 if bisect else size(witness) - 1
         encoded = encode(k)
         if encoded is None:
             break
-        ok, model = solve_within(encoded[0], _step_deadline(deadline, cap), solver=solver)
+        ok, model = solve_within(encoded[0], share(deadline, 1.0, cap), solver=solver)
         if ok is None:
             if not bisect:
                 break
             floor = k + 1
-        elif not ok:
+            continue
+        if not ok:
             lower = floor = k + 1
             certificate = Certificate(
                 "unsat", f"no {claim(k)} ({solver})", {"k": k, "solver": solver, **(data or {})})
         else:
             witness = encoded[1](model)
+        if report is not None:
+            report((witness, lower, certificate))
     return witness, lower, certificate
 
 
 def _ascend(witness, size, lower, certificate, encode, deadline, solver, claim, data=None,
-            cap: float | None = None):
+            cap: float | None = None, report=None):
     """Raise a lower bound by SAT from below, one at a time: UNSAT for ``k = lower`` proves
     ``k + 1``; a model for ``k`` is a witness of size ``k = lower`` (exact). Refutations with
     few bicliques are usually quick, so this lifts the bound far past the structural ones.
     Each call may run to the deadline, or for at most ``cap`` seconds when given (the first
-    call over it ends the climb). Returns ``(witness, lower, certificate)``."""
-    while lower < size(witness) and not _past(deadline):
+    call over it ends the climb). ``report`` as in :func:`_descend`.
+    Returns ``(witness, lower, certificate)``."""
+    while lower < size(witness) and not past(deadline):
         k = lower
         encoded = encode(k)
         if encoded is None:
             break
-        ok, model = solve_within(encoded[0], _step_deadline(deadline, cap), solver=solver)
+        ok, model = solve_within(encoded[0], share(deadline, 1.0, cap), solver=solver)
         if ok is None:
             break
         if ok:
-            return encoded[1](model), lower, certificate
-        lower, certificate = k + 1, Certificate(
-            "unsat", f"no {claim(k)} ({solver})", {"k": k, "solver": solver, **(data or {})})
+            witness = encoded[1](model)
+        else:
+            lower, certificate = k + 1, Certificate(
+                "unsat", f"no {claim(k)} ({solver})", {"k": k, "solver": solver, **(data or {})})
+        if report is not None:
+            report((witness, lower, certificate))
+        if ok:
+            break
     return witness, lower, certificate
 
 
@@ -396,41 +467,84 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     """
     _check(digraph)
     start = time.perf_counter()
-    deadline = _deadline(time_limit)
+    deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:
         return InvariantResult("biclique_cover_number", 0, 0, 0, True, HubExtension([]),
                                Certificate("empty", "no edges"), time.perf_counter() - start)
-    clique = _mutual_clique(digraph)
-    cover = min(_greedy_cover(digraph), _greedy_cover(digraph, _sperner_cover(clique)), key=len)
-    fooling = fooling_set(digraph, iterations=0)
-    if max(len(fooling), sperner_number(len(clique))) < len(cover):
-        # a cover as small as the greedy fooling set ends it at once; else search for a
-        # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
-        encoded = _maximal_cover_cnf(digraph, len(fooling), fooling)
-        ok, model = (None, None) if encoded is None else solve_within(
-            encoded[0], _step_deadline(_share(deadline, 0.1), QUICK_SAT / 4), solver=solver)
-        if ok:
-            cover = encoded[1](model)
-        else:
-            fooling = fooling_set(digraph, target=len(cover), patience=3000,
-                                  deadline=_share(deadline, 0.1))
+    trimmed = Trimmed.of(digraph)
+    stars = HubExtension(star_cover(trimmed.digraph))
+    state = (stars, 1, Certificate("non-empty", "one edge needs one biclique"))
+    found, _ = anytime(_search_biclique_cover, deadline, trimmed.digraph, stars, deadline, solver)
+    witness, lower, certificate = _better(state, found, lambda w: w.n_hubs)
+    witness, certificate = trimmed.extension(witness), trimmed.certificate(certificate)
+    witness.validate(digraph)
+    value = witness.n_hubs
+    return InvariantResult("biclique_cover_number", value, lower, value, value == lower,
+                           witness, certificate, time.perf_counter() - start)
+
+
+def _better(state, found, size):
+    """The smaller witness and the larger lower bound of two states ``(witness, lower,
+    certificate)`` (``found`` may be ``None``)."""
+    if found is None:
+        return state
+    witness = min(state[0], found[0], key=size)
+    lower, certificate = max((state[1], state[2]), (found[1], found[2]), key=lambda lc: lc[0])
+    return witness, lower, certificate
+
+
+def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtension,
+                           deadline: float | None, solver: str) -> None:
+    """The search of :func:`biclique_cover_number` on a digraph without isolated vertices,
+    reporting each improved ``(witness, lower, certificate)``; runs under :func:`.anytime`."""
+    fooling = fooling_set(digraph, iterations=0, deadline=share(deadline, 0.1))
+    # the consecutive edges of a transitive sequence are fooling when no edge runs back
+    # two steps or more (transitive tournaments): a long fooling set found in O(N²)
+    sequence = transitive_sequence(digraph, tries=1, deadline=share(deadline, 0.1))
+    path = np.asarray(list(zip(sequence, sequence[1:])), dtype=np.int64).reshape(-1, 2)
+    if len(path) > len(fooling) and is_fooling_set(digraph, path):
+        fooling = path[np.lexsort((path[:, 1], path[:, 0]))]
     lower = len(fooling)
     certificate = Certificate(
         "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
         {"edges": fooling.tolist()})
+    report((stars, lower, certificate))
+    cover = stars.hubs
+    if lower < len(cover):
+        clique = _mutual_clique(digraph)
+        greedy = _greedy_cover(digraph, deadline=share(deadline, 0.15))
+        greedy = min(greedy, _greedy_cover(digraph, _sperner_cover(clique),
+                                           deadline=share(deadline, 0.15)), key=len)
+        if len(greedy) < len(cover):
+            cover = greedy
+            report((HubExtension(cover), lower, certificate))
+    else:
+        clique = []
+    if max(len(fooling), sperner_number(len(clique))) < len(cover):
+        # a cover as small as the greedy fooling set ends it at once; else search for a
+        # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
+        encoded = _maximal_cover_cnf(digraph, len(fooling), fooling, deadline)
+        ok, model = (None, None) if encoded is None else solve_within(
+            encoded[0], share(deadline, 0.1, QUICK_SAT / 4), solver=solver)
+        if ok:
+            cover = encoded[1](model)
+        else:
+            fooling = fooling_set(digraph, target=len(cover), patience=3000,
+                                  deadline=share(deadline, 0.1))
+    if len(fooling) > lower:
+        lower = len(fooling)
+        certificate = Certificate(
+            "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
+            {"edges": fooling.tolist()})
     if sperner_number(len(clique)) > lower:
         lower = sperner_number(len(clique))
-        certificate = Certificate(
-            "complete-subdigraph",
-            f"vertices {clique} are pairwise joined both ways; the complete digraph on "
-            f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = {lower} "
-            "(de Caen, Gregory & Pullman 1981)", {"vertices": clique})
+        certificate = complete_subdigraph_certificate(clique)
 
     def size(w):
         return w.n_hubs
 
     def encode(k):
-        encoded = None if _past(deadline) else _maximal_cover_cnf(digraph, k, fooling)
+        encoded = _maximal_cover_cnf(digraph, k, fooling, deadline)
         return None if encoded is None else _encoded(encoded, HubExtension)
 
     def claim(k):
@@ -438,39 +552,31 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
 
     data = {"fooling_set": fooling.tolist(), "maximal": True}
     witness = HubExtension(cover)
+    report((witness, lower, certificate))
     # quick SAT calls first (each ≤ QUICK_SAT seconds) from below and from above, then the
     # LP bound, then SAT from below — the call at the lower bound, often the deciding one,
     # may take all the time left (fewer free bicliques make it easier than the covers
     # above) — and from above with what remains
+    steps = dict(deadline=deadline, solver=solver, claim=claim, data=data, report=report)
     witness, lower, certificate = _ascend(witness, size, lower, certificate, encode,
-                                          deadline, solver, claim, data, cap=QUICK_SAT)
+                                          cap=QUICK_SAT, **steps)
     witness, lower, certificate = _descend(witness, size, lower, certificate, encode,
-                                           deadline, solver, claim, data, cap=QUICK_SAT,
-                                           bisect=True)
+                                           cap=QUICK_SAT, bisect=True, **steps)
     if lower < witness.n_hubs:
-        lower, certificate = _fractional_bound(digraph, cover, lower, certificate,
-                                               _share(deadline, 0.5))
-    witness, lower, certificate = _ascend(witness, size, lower, certificate, encode,
-                                          deadline, solver, claim, data)
-    witness, lower, certificate = _descend(witness, size, lower, certificate, encode,
-                                           deadline, solver, claim, data)
-    witness.validate(digraph)
-    value = witness.n_hubs
-    return InvariantResult("biclique_cover_number", value, lower, value, value == lower,
-                           witness, certificate, time.perf_counter() - start)
+        lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
+                                               share(deadline, 0.5))
+        report((witness, lower, certificate))
+    witness, lower, certificate = _ascend(witness, size, lower, certificate, encode, **steps)
+    _descend(witness, size, lower, certificate, encode, **steps)
 
 
-def _maximal_cover_cnf(digraph, k, fooling):
-    """``biclique_cover_cnf(..., maximal=True)``, or ``None`` past :data:`MAX_CLAUSES`."""
+def _maximal_cover_cnf(digraph, k, fooling, deadline=None):
+    """``biclique_cover_cnf(..., maximal=True)``, or ``None`` past :data:`MAX_CLAUSES` or
+    ``deadline``."""
     nonedges = digraph.n ** 2 - digraph.n_edges
-    if (nonedges + 2 * digraph.n_edges + 2 * digraph.n) * k > MAX_CLAUSES:
+    if (nonedges + 2 * digraph.n_edges + 2 * digraph.n) * k > MAX_CLAUSES or past(deadline):
         return None
     return biclique_cover_cnf(digraph, k, fooling, maximal=True)
-
-
-def _share(deadline: float | None, share: float) -> float | None:
-    """The deadline of a step allowed ``share`` of the time left (``None``: no limit)."""
-    return None if deadline is None else time.monotonic() + share * (deadline - time.monotonic())
 
 
 def _fractional_bound(digraph, cover, lower, certificate, deadline):
@@ -498,8 +604,11 @@ def _fractional_bound(digraph, cover, lower, certificate, deadline):
 
 
 # -- hub-chromatic index ------------------------------------------------------------------------
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() >= deadline
+def _count_triples(digraph: AttentionDigraph) -> int:
+    """The number of triples :func:`_difunctional_triples` lists, from the degrees alone:
+    ``Σ_{(a',b) ∈ E} (indeg(b) − 1)(outdeg(a') − 1)``."""
+    e = digraph.edges
+    return int(((digraph.in_degrees[e[:, 1]] - 1) * (digraph.out_degrees[e[:, 0]] - 1)).sum())
 
 
 def _difunctional_triples(digraph: AttentionDigraph, deadline: float | None = None):
@@ -512,7 +621,7 @@ def _difunctional_triples(digraph: AttentionDigraph, deadline: float | None = No
     index[digraph.edges[:, 0], digraph.edges[:, 1]] = np.arange(digraph.n_edges)
     out = []
     for b in range(n):
-        if _past(deadline):
+        if past(deadline):
             return None
         sources = np.flatnonzero(index[:, b] >= 0)
         for a in sources:
@@ -572,21 +681,31 @@ def dsatur_colored(extension: HubExtension) -> HubExtension:
     return extension.with_colors([coloring[p] for p in range(extension.n_hubs)])
 
 
-def _colored_greedy(digraph: AttentionDigraph) -> HubExtension:
-    """The greedy biclique cover, its hubs colored by DSatur on the conflict graph."""
-    return dsatur_colored(HubExtension(_greedy_cover(digraph)))
-
-
 def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = None,
-                        solver: str = SOLVER) -> InvariantResult:
+                        solver: str = SOLVER, biclique_cover: InvariantResult | None = None
+                        ) -> InvariantResult:
     """Least chromatic index over all hub extensions of ``digraph``.
 
     Equivalently the least ``h`` such that ``E`` is covered by ``h`` difunctional relations
-    ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the better of the König edge coloring (``χ'``
-    classes, each a matching) and the greedy cover colored by DSatur; then SAT below it.
-    Lower bound: ``1`` for a non-empty edge set, or UNSAT for one less than the best.
-    Encodings over ``MAX_CLAUSES`` clauses are not attempted (the result then says
-    ``optimal=False``).
+    ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the best of the trivial ones — the stars of
+    :func:`star_cover` each colored apart (``χ_hub ≤`` the non-isolated sources and targets),
+    the König edge coloring (``χ' = max(Δ⁺, Δ⁻)`` classes, each a matching) and, when
+    ``biclique_cover`` (the result of :func:`biclique_cover_number` for this digraph) is
+    given, its cover colored by DSatur (so ``χ_hub ≤ b``) — the greedy cover colored by
+    DSatur and, for transitive tournaments and complete digraphs, a binary cover; then SAT
+    below it. Lower bound: ``1`` for a non-empty edge set, ``⌈log₂ m⌉`` for a transitive
+    sequence of ``m`` vertices, or UNSAT for one less than the best. Encodings over
+    ``MAX_CLAUSES`` clauses are not attempted (the result then says ``optimal=False``).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    time_limit : float, optional
+        Seconds. When it runs out the result holds both bounds and ``optimal=False``.
+    solver : str
+        A python-sat solver name.
+    biclique_cover : InvariantResult, optional
+        ``biclique_cover_number(digraph)``, whose witness then bounds the result.
 
     Returns
     -------
@@ -602,23 +721,39 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     """
     _check(digraph)
     start = time.perf_counter()
-    deadline = _deadline(time_limit)
+    deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:
         return InvariantResult("hub_chromatic_index", 0, 0, 0, True, HubExtension([], []),
                                Certificate("empty", "no edges"), time.perf_counter() - start)
-    greedy = _colored_greedy(digraph)
-    koenig = chromatic_index(digraph)
-    if koenig.value < greedy.n_colors:
-        witness = HubExtension([([a], [b]) for a, b in digraph.edges.tolist()],
-                               koenig.witness.tolist())
-    else:
-        witness = greedy
-    sequence = transitive_sequence(digraph)
+    trimmed = Trimmed.of(digraph)
+    stars = star_cover(trimmed.digraph)
+    start_witness = HubExtension(stars, range(len(stars)))
+    if biclique_cover is not None and biclique_cover.witness.n_hubs < start_witness.n_hubs:
+        start_witness = trimmed.restrict(biclique_cover.witness)
+        start_witness = start_witness.with_colors(range(start_witness.n_hubs))
+    state = (start_witness, 1, Certificate("non-empty", "one edge needs one color"))
+    found, _ = anytime(_search_difunctional_cover, deadline, trimmed.digraph, start_witness,
+                       deadline, solver)
+    witness, lower, certificate = _better(state, found, lambda w: w.n_colors)
+    witness, certificate = trimmed.extension(witness), trimmed.certificate(certificate)
+    witness.validate(digraph)
+    value = witness.n_colors
+    return InvariantResult("hub_chromatic_index", value, lower, value, value == lower,
+                           witness, certificate, time.perf_counter() - start)
+
+
+def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExtension,
+                               deadline: float | None, solver: str) -> None:
+    """The search of :func:`hub_chromatic_index` on a digraph without isolated vertices,
+    from the colored extension ``start``, reporting each improved ``(witness, lower,
+    certificate)``; runs under :func:`.anytime`."""
+    lower = 1
+    certificate = Certificate("non-empty", "one edge needs one color")
+    witness = start
+    sequence = transitive_sequence(digraph, deadline=share(deadline, 0.1))
     binary = _binary_cover(digraph, sequence)
     if binary is not None and binary.n_colors < witness.n_colors:
         witness = binary
-    lower = 1
-    certificate = Certificate("non-empty", "one edge needs one color")
     if _log2_ceil(len(sequence)) > lower:
         lower = _log2_ceil(len(sequence))
         certificate = Certificate(
@@ -626,22 +761,31 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
             f"{len(sequence)} vertices with v_i → v_l for all i < l need 2^h ≥ {len(sequence)} "
             "(Alon 1985, Thm 1.1, r = s = 1)",
             {"sequence": sequence})
+    report((witness, lower, certificate))
+    delta = max(digraph.out_degrees.max(), digraph.in_degrees.max())
+    if delta < witness.n_colors:  # the König coloring (χ' = Δ classes) is worth its time
+        koenig = chromatic_index(digraph)
+        witness = HubExtension([([a], [b]) for a, b in digraph.edges.tolist()],
+                               koenig.witness.tolist())
+        report((witness, lower, certificate))
+    if witness.n_colors > lower:
+        for candidate in (start, HubExtension(_greedy_cover(digraph,
+                                                            deadline=share(deadline, 0.2)))):
+            colored = dsatur_colored(candidate)
+            if colored.n_colors < witness.n_colors:
+                witness = colored
+                report((witness, lower, certificate))
     triples: list = []
 
     def encode(h):
+        if _count_triples(digraph) * h > MAX_CLAUSES or past(deadline):
+            return None
         if not triples:
             found = _difunctional_triples(digraph, deadline)
             if found is None:
                 return None
             triples.extend(found)
-        if _past(deadline) or len(triples) * h > MAX_CLAUSES:
-            return None
         return difunctional_cover_cnf(digraph, h, triples)
 
-    witness, lower, certificate = _descend(
-        witness, lambda w: w.n_colors, lower, certificate, encode, deadline, solver,
-        lambda h: f"cover by {h} difunctional relations")
-    witness.validate(digraph)
-    value = witness.n_colors
-    return InvariantResult("hub_chromatic_index", value, lower, value, value == lower,
-                           witness, certificate, time.perf_counter() - start)
+    _descend(witness, lambda w: w.n_colors, lower, certificate, encode, deadline, solver,
+             lambda h: f"cover by {h} difunctional relations", report=report)

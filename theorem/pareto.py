@@ -9,16 +9,15 @@ found by SAT (one UNSAT result proves it); the front stops once ``n(h) = b``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from .budget import anytime, deadline_after, past, share
 from .digraph import AttentionDigraph
 from .hubs import HubExtension
 from .invariants import (
     MAX_CLAUSES,
     _check,
-    _deadline,
     _descend,
-    _past,
     biclique_cover_cnf,
     biclique_cover_number,
     dsatur_colored,
@@ -26,6 +25,7 @@ from .invariants import (
     hub_chromatic_index,
 )
 from .sat import SOLVER
+from .trim import Trimmed
 
 __all__ = ["ParetoPoint", "ParetoFront", "hub_pareto_front", "colored_cover_cnf"]
 
@@ -117,37 +117,74 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     ([[6, 3], [4, 4]], True)
     """
     _check(digraph)
-    deadline = _deadline(time_limit)
-    left = lambda: None if deadline is None else max(deadline - time.monotonic(), 1e-3)  # noqa: E731
+    deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:
         return ParetoFront([ParetoPoint(0, 0, HubExtension([]), True)], True)
-    b = biclique_cover or biclique_cover_number(digraph, time_limit=left(), solver=solver)
-    chi = hub_chromatic or hub_chromatic_index(digraph, time_limit=left(), solver=solver)
-    fooling = fooling_set(digraph)
-    front: list[ParetoPoint] = []
-    best = chi.witness
-    h = chi.value
+
+    def limit(fraction):
+        end = share(deadline, fraction)
+        return None if end is None else max(end - time.monotonic(), 1e-3)
+
+    b = biclique_cover or biclique_cover_number(digraph, time_limit=limit(1 / 3), solver=solver)
+    chi = hub_chromatic or hub_chromatic_index(digraph, time_limit=limit(1 / 2), solver=solver,
+                                               biclique_cover=b)
+    # before any search: the two extremes, the fewest-hubs cover colored apart
+    apart = b.witness.with_colors(range(b.witness.n_hubs))
+    points = [ParetoPoint(chi.witness.n_hubs, chi.value, chi.witness, False),
+              ParetoPoint(b.value, b.value, apart, False)]
+    state = _non_dominated(points)
+    trimmed = Trimmed.of(digraph)
+    found, _ = anytime(_search_front, deadline, trimmed.digraph, trimmed.restrict(b.witness),
+                       b.value, b.lower_bound, b.optimal, trimmed.restrict(chi.witness),
+                       chi.value, chi.optimal, deadline, solver)
+    if found is not None:
+        state = [replace(p, witness=trimmed.extension(p.witness)) for p in found]
+    for p in state:
+        p.witness.validate(digraph)
+    return ParetoFront(state, state[-1].hubs == b.value and b.optimal and state[-1].optimal)
+
+
+def _non_dominated(points: list[ParetoPoint]) -> list[ParetoPoint]:
+    """The points no other point dominates (fewer or equal hubs and colors), by colors."""
+    kept = [p for p in points
+            if not any((q.hubs, q.colors) != (p.hubs, p.colors) and q.hubs <= p.hubs
+                       and q.colors <= p.colors for q in points)]
+    unique = {(p.hubs, p.colors): p for p in kept}
+    return sorted(unique.values(), key=lambda p: p.colors)
+
+
+def _search_front(report, digraph: AttentionDigraph, fewest_hubs: HubExtension, b: int,
+                  b_lower: int, b_optimal: bool, fewest_colors: HubExtension, chi: int,
+                  chi_optimal: bool, deadline: float | None, solver: str) -> None:
+    """The search of :func:`hub_pareto_front` on a digraph without isolated vertices,
+    reporting the front found so far; runs under :func:`.anytime`."""
+    fewest = dsatur_colored(fewest_hubs)
+    front = [ParetoPoint(fewest_colors.n_hubs, chi, fewest_colors, False),
+             ParetoPoint(fewest.n_hubs, fewest.n_colors, fewest, False)]
+    report(_non_dominated(front))
+    fooling = fooling_set(digraph, deadline=share(deadline, 0.1))
+    front = []
+    best = fewest_colors
+    h = chi
     while True:
         best, least, _ = _descend(
-            best, lambda w: w.n_hubs, b.lower_bound, None,
+            best, lambda w: w.n_hubs, b_lower, None,
             lambda k: (colored_cover_cnf(digraph, k, h, fooling)
-                       if k * k * h * digraph.n <= MAX_CLAUSES and not _past(deadline)
+                       if k * k * h * digraph.n <= MAX_CLAUSES and not past(deadline)
                        else None),
             deadline, solver, lambda k: f"{k} hubs with {h} colors")
         n = best.n_hubs
         proved = least == n
-        best.validate(digraph)
         if not front or n < front[-1].hubs:
-            front.append(ParetoPoint(n, h, best, proved and chi.optimal))
-        if n <= b.value or _past(deadline):
+            front.append(ParetoPoint(n, h, best, proved and chi_optimal))
+        if n <= b or past(deadline):
             break
+        report(_non_dominated(front + [ParetoPoint(fewest.n_hubs, fewest.n_colors, fewest,
+                                                   False)]))
         h += 1  # the current witness stays valid with one more color allowed
-    if front[-1].hubs > b.value:
+    if front[-1].hubs > b:
         # the time limit stopped the descent above b: the fewest-hubs witness, DSatur-colored,
         # is a point of fewest hubs (its color count unproved); drop what it dominates
-        fewest = dsatur_colored(b.witness)
-        fewest.validate(digraph)
-        point = ParetoPoint(fewest.n_hubs, fewest.n_colors, fewest, False)
-        front = [p for p in front if not (point.hubs <= p.hubs and point.colors <= p.colors)]
-        front = sorted(front + [point], key=lambda p: p.colors)
-    return ParetoFront(front, front[-1].hubs == b.value and b.optimal and front[-1].optimal)
+        front = _non_dominated(front + [ParetoPoint(fewest.n_hubs, fewest.n_colors, fewest,
+                                                    False)])
+    report(front)

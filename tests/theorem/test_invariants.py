@@ -255,7 +255,7 @@ def test_pareto_front_keeps_a_fewest_hubs_point_when_time_runs_out(monkeypatch):
     import theorem.pareto as pareto
 
     g = complete_digraph(6)
-    monkeypatch.setattr(pareto, "_past", lambda deadline: True)      # every descent out of time
+    monkeypatch.setattr(pareto, "past", lambda deadline: True)      # every descent out of time
     front = pareto.hub_pareto_front(g)
     b = biclique_cover_number(g)
     last = front.points[-1]
