@@ -38,6 +38,7 @@ from .invariants import (
     is_fooling_set,
     real_rank,
     sperner_number,
+    star_cover,
 )
 from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
 from .results import Certificate, InvariantResult
@@ -59,6 +60,7 @@ __all__ = [
     "biclique_cover_number",
     "hub_chromatic_index",
     "real_rank",
+    "star_cover",
     "fooling_set",
     "is_fooling_set",
     "sperner_number",

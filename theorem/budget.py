@@ -7,7 +7,8 @@ a deadline runs its search in a forked child process (:func:`anytime`): the chil
 improvement through a pipe, the parent keeps the last report, and at the deadline the
 parent kills the child's whole process group (SAT solvers the child started included) and
 returns what it has. The parent itself only does work linear in the input (the trivial
-witnesses and the final validation).
+witnesses and the final validation), and keeps time for it (:func:`reserve`). SAT calls
+(:func:`theorem.sat.solve_within`) are such children too.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from typing import Any, Callable
 
 from .errors import TheoremError
 
-__all__ = ["deadline_after", "past", "share", "seconds_left", "anytime"]
+__all__ = ["deadline_after", "past", "share", "seconds_left", "reserve", "anytime"]
 
-#: True inside a child started by :func:`anytime`: nested calls then run in process, under the
-#: outer child's hard deadline, instead of forking again.
+#: True inside a child started by :func:`anytime`: nested children then stay in the outermost
+#: child's process group (killed with it) instead of leading their own.
 _IN_CHILD = False
 
 
@@ -66,44 +67,61 @@ def share(deadline: float | None, fraction: float, cap: float | None = None) -> 
     return None if math.isinf(end) else end
 
 
-def _child(send, work, args):
+def reserve(deadline: float | None, spent: float, factor: float = 2.0) -> float | None:
+    """``deadline`` moved earlier by ``factor × spent``: ``spent`` is what the caller's own
+    linear work (trivial witnesses) took, and about as much follows the search (receiving its
+    result, mapping it back, validating it), so that the whole call ends by ``deadline`` on
+    inputs of any size. Self-calibrating: no machine speed is assumed."""
+    return None if deadline is None else deadline - factor * spent
+
+
+def _child(send, work, args) -> None:
+    """The forked child: run ``work``, send its reports and how it ended, exit at once."""
     global _IN_CHILD
-    _IN_CHILD = True
-    os.setpgid(0, 0)
+    code = 0
     try:
+        if not _IN_CHILD:  # the outermost child leads a process group: one kill ends it all
+            os.setpgid(0, 0)
+        _IN_CHILD = True
         work(lambda state: send.send(("state", state)), *args)
         send.send(("done", None))
     except BaseException as exc:  # handed to the parent, which raises it
+        code = 1
         try:
             send.send(("error", exc))
         except Exception:
-            send.send(("error", RuntimeError(repr(exc))))
+            send.send(("error", TheoremError(f"the search failed: {exc!r}")))
     finally:
         send.close()
+        os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
 
 
 def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[Any, bool]:
     """Run ``work(report, *args)`` until it returns or ``deadline`` passes.
 
     ``work`` calls ``report(state)`` with each improved state (picklable). With a deadline it
-    runs in a forked child process in its own process group, killed with everything it
-    started when the deadline passes; without one (or inside such a child already) it runs in
-    process. Returns ``(last state reported or None, finished)``; an exception raised by
-    ``work`` is raised here.
+    runs in a forked child process (``os.fork``: usable from daemonic pool workers too),
+    killed when the deadline passes; the outermost such child leads a process group, so that
+    everything it started (SAT solvers, nested searches) is killed with it. Without a
+    deadline it runs in process. Returns ``(last state reported or None, finished)``; an
+    exception raised by ``work`` is raised here.
     """
     states: list = [None]
-    if deadline is None or _IN_CHILD:
+    if deadline is None:
         work(lambda state: states.__setitem__(0, state), *args)
         return states[0], True
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(send, work, args))
-    child.start()
+    receive, send = multiprocessing.Pipe(duplex=False)
+    leader = not _IN_CHILD
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child exits inside)
+        receive.close()
+        _child(send, work, args)
     send.close()
-    try:
-        os.setpgid(child.pid, child.pid)
-    except OSError:  # the child already did it (or already exited)
-        pass
+    if leader:
+        try:
+            os.setpgid(pid, pid)
+        except OSError:  # the child did it first, or has exited
+            pass
     finished, error = False, None
     try:
         while True:
@@ -120,12 +138,14 @@ def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[A
                 finished, error = True, (value if kind == "error" else None)
                 break
     finally:
-        if child.is_alive():
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except OSError:
-                child.kill()
-        child.join()
+        try:
+            if leader:
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
+        except OSError:  # already gone
+            pass
+        os.waitpid(pid, 0)
         receive.close()
     if error is not None:
         raise error

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .budget import anytime, deadline_after
+from .budget import anytime, deadline_after, reserve
 from .digraph import AttentionDigraph
 from .errors import InvalidColoringError
 from .results import Certificate, InvariantResult
@@ -82,8 +82,10 @@ def chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = Non
     deadline = deadline_after(time_limit)
     colors = np.zeros(digraph.n_edges, dtype=np.int64)
     if digraph.n_edges:
-        found, _ = anytime(_colorings, deadline, digraph)
-        colors = _rank_pair_coloring(digraph) if found is None else found
+        colors = _rank_pair_coloring(digraph)           # valid at once, in O(E log E)
+        validate_edge_coloring(digraph, colors)
+        found, _ = anytime(_colorings, reserve(deadline, time.perf_counter() - start), digraph)
+        colors = colors if found is None else found
     validate_edge_coloring(digraph, colors)
     out_deg, in_deg = digraph.out_degrees, digraph.in_degrees
     side = "out" if out_deg.max(initial=0) >= in_deg.max(initial=0) else "in"

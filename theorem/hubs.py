@@ -36,6 +36,19 @@ def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
     return frozenset(int(v) for v in items)
 
 
+def _checked_colors(colors, n_hubs: int) -> tuple[int, ...] | None:
+    if colors is None:
+        return None
+    colors = tuple(colors)
+    for c in colors:
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c < 0:
+            raise InvalidColoringError(f"colors must be non-negative integers, got {c!r}")
+    if len(colors) != n_hubs:
+        raise InvalidColoringError(
+            f"{len(colors)} colors for {n_hubs} hubs; give one color per hub")
+    return tuple(int(c) for c in colors)
+
+
 @dataclass(frozen=True, eq=False)
 class HubExtension:
     r"""Hubs as (sources, targets) pairs of vertex sets, optionally colored.
@@ -73,17 +86,7 @@ class HubExtension:
             targets.append(_vertex_set(b, p, "target"))
         object.__setattr__(self, "sources", tuple(sources))
         object.__setattr__(self, "targets", tuple(targets))
-        if colors is not None:
-            colors = tuple(colors)
-            for c in colors:
-                if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c < 0:
-                    raise InvalidColoringError(
-                        f"colors must be non-negative integers, got {c!r}")
-            if len(colors) != len(pairs):
-                raise InvalidColoringError(
-                    f"{len(colors)} colors for {len(pairs)} hubs; give one color per hub")
-            colors = tuple(int(c) for c in colors)
-        object.__setattr__(self, "colors", colors)
+        object.__setattr__(self, "colors", _checked_colors(colors, len(pairs)))
 
     # -- views -------------------------------------------------------------------------------
     @property
@@ -101,7 +104,12 @@ class HubExtension:
         return [(sorted(a), sorted(b)) for a, b in zip(self.sources, self.targets)]
 
     def with_colors(self, colors) -> "HubExtension":
-        return HubExtension(self.hubs, colors)
+        """The same hubs with ``colors`` (one non-negative integer per hub)."""
+        ext = object.__new__(HubExtension)
+        object.__setattr__(ext, "sources", self.sources)
+        object.__setattr__(ext, "targets", self.targets)
+        object.__setattr__(ext, "colors", _checked_colors(colors, self.n_hubs))
+        return ext
 
     def __eq__(self, other) -> bool:
         return (isinstance(other, HubExtension) and self.sources == other.sources

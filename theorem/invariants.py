@@ -15,7 +15,7 @@ from math import comb
 
 import numpy as np
 
-from .budget import anytime, deadline_after, past, share
+from .budget import anytime, deadline_after, past, reserve, share
 from .digraph import AttentionDigraph
 from .edge_coloring import chromatic_index
 from .errors import InvalidHubExtensionError, TheoremError, TooManyBicliquesError
@@ -436,9 +436,11 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     """Least number of bicliques whose union is the edge set (the Boolean rank of ``M``).
 
     A biclique is a pair ``(A, B)`` with ``A × B ⊆ E``. By Lemma 2.1 this is also the least
-    number of hubs in a hub extension. Upper bound: greedy star-closure bicliques (also
-    started from a Sperner cover of a complete subdigraph). Lower bound: the largest of a
-    fooling set (edges pairwise in no common biclique; :func:`.fooling_set`), ``σ(m)`` for a
+    number of hubs in a hub extension. Upper bound: the trivial :func:`star_cover` (so
+    ``b ≤ min(N, non-isolated sources, non-isolated targets)`` always), improved by greedy
+    star-closure bicliques (also started from a Sperner cover of a complete subdigraph).
+    Lower bound: the largest of a fooling set (edges pairwise in no common biclique;
+    :func:`.fooling_set`, or the consecutive edges of a transitive sequence), ``σ(m)`` for a
     complete subdigraph on ``m`` vertices (de Caen–Gregory–Pullman) and the weighted fooling
     set of the fractional cover (:mod:`.fractional_cover`). SAT (maximal bicliques, fooling
     edges pinned; :func:`biclique_cover_cnf`) closes the gap: quick calls (at most
@@ -450,7 +452,12 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     ----------
     digraph : AttentionDigraph
     time_limit : float, optional
-        Seconds. When it runs out the result holds both bounds and ``optimal=False``.
+        Seconds. When it runs out the result holds both bounds and ``optimal=False``. The
+        search (on the digraph without its isolated vertices) then runs in a child process
+        killed at the deadline (:func:`.budget.anytime`); the call returns within the limit
+        plus the linear-time validation of the witness.
+    solver : str
+        A python-sat solver name.
 
     Returns
     -------
@@ -474,6 +481,7 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     trimmed = Trimmed.of(digraph)
     stars = HubExtension(star_cover(trimmed.digraph))
     state = (stars, 1, Certificate("non-empty", "one edge needs one biclique"))
+    deadline = reserve(deadline, time.perf_counter() - start)
     found, _ = anytime(_search_biclique_cover, deadline, trimmed.digraph, stars, deadline, solver)
     witness, lower, certificate = _better(state, found, lambda w: w.n_hubs)
     witness, certificate = trimmed.extension(witness), trimmed.certificate(certificate)
@@ -732,6 +740,7 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
         start_witness = trimmed.restrict(biclique_cover.witness)
         start_witness = start_witness.with_colors(range(start_witness.n_hubs))
     state = (start_witness, 1, Certificate("non-empty", "one edge needs one color"))
+    deadline = reserve(deadline, time.perf_counter() - start)
     found, _ = anytime(_search_difunctional_cover, deadline, trimmed.digraph, start_witness,
                        deadline, solver)
     witness, lower, certificate = _better(state, found, lambda w: w.n_colors)

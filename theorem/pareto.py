@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from .budget import anytime, deadline_after, past, share
+from .budget import anytime, deadline_after, past, reserve, share
 from .digraph import AttentionDigraph
 from .hubs import HubExtension
 from .invariants import (
@@ -129,13 +129,17 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     chi = hub_chromatic or hub_chromatic_index(digraph, time_limit=limit(1 / 2), solver=solver,
                                                biclique_cover=b)
     # before any search: the two extremes, the fewest-hubs cover colored apart
+    begun = time.perf_counter()
     apart = b.witness.with_colors(range(b.witness.n_hubs))
     points = [ParetoPoint(chi.witness.n_hubs, chi.value, chi.witness, False),
               ParetoPoint(b.value, b.value, apart, False)]
     state = _non_dominated(points)
     trimmed = Trimmed.of(digraph)
-    found, _ = anytime(_search_front, deadline, trimmed.digraph, trimmed.restrict(b.witness),
-                       b.value, b.lower_bound, b.optimal, trimmed.restrict(chi.witness),
+    fewest_hubs, fewest_colors = trimmed.restrict(b.witness), trimmed.restrict(chi.witness)
+    # afterwards each point is mapped back and validated: keep time for that
+    deadline = reserve(deadline, time.perf_counter() - begun, factor=len(state) + 1)
+    found, _ = anytime(_search_front, deadline, trimmed.digraph, fewest_hubs,
+                       b.value, b.lower_bound, b.optimal, fewest_colors,
                        chi.value, chi.optimal, deadline, solver)
     if found is not None:
         state = [replace(p, witness=trimmed.extension(p.witness)) for p in found]

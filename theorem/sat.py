@@ -1,15 +1,17 @@
 """A SAT call with a wall-clock deadline (python-sat, CaDiCaL 1.9.5 by default).
 
 python-sat's CaDiCaL cannot be interrupted, so a call with a deadline runs in a forked child
-process that is terminated when the deadline passes; calls without one run in process.
+process (:func:`theorem.budget.anytime`) that is killed when the deadline passes; calls
+without one run in process.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 
 from pysat.solvers import Solver
+
+from .budget import anytime
 
 __all__ = ["SOLVER", "solve_within"]
 
@@ -22,9 +24,8 @@ def _solve(clauses, solver: str):
         return ok, (s.get_model() if ok else None)
 
 
-def _child(conn, clauses, solver):
-    conn.send(_solve(clauses, solver))
-    conn.close()
+def _report_solution(report, clauses, solver: str) -> None:
+    report(_solve(clauses, solver))
 
 
 def solve_within(clauses, deadline: float | None, *, solver: str = SOLVER):
@@ -36,20 +37,7 @@ def solve_within(clauses, deadline: float | None, *, solver: str = SOLVER):
     """
     if deadline is None:
         return _solve(clauses, solver)
-    left = deadline - time.monotonic()
-    if left <= 0:
+    if deadline <= time.monotonic():
         return None, None
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(send, clauses, solver), daemon=True)
-    child.start()
-    send.close()
-    try:
-        if receive.poll(left):
-            return receive.recv()
-        return None, None
-    finally:
-        if child.is_alive():
-            child.terminate()
-        child.join()
-        receive.close()
+    found, finished = anytime(_report_solution, deadline, clauses, solver)
+    return found if finished and found is not None else (None, None)
