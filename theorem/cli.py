@@ -139,7 +139,9 @@ def _spaces(args, out, err) -> int:
         start = time.perf_counter()
         emb = admissible_embedding(space, args.n_points, rng=rng)
         elapsed = time.perf_counter() - start
-        # Independent check: recompute the separation from the points and compare.
+        # Re-check: the separation recomputed from the returned points by check_admissible
+        # (the same distances, so agreement is exact) — it catches an embedding whose points
+        # or reported separation were altered after the search.
         try:
             checked = check_admissible(emb.points, space, r0=0.0)
             passed = checked.separation == emb.separation

@@ -224,8 +224,8 @@ def _sperner_cover(clique: list[int]) -> list[tuple[list[int], list[int]]]:
 
 
 def star_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
-    """The trivial biclique cover: the fewer of out-stars and in-stars, stars with equal
-    leaves merged.
+    """The trivial biclique cover: the fewer of out-stars and in-stars (out-stars on a tie),
+    stars with equal leaves merged.
 
     Sources with the same out-neighbourhood ``N⁺`` form one biclique ``(sources, N⁺)``, so
     ``b ≤`` the number of distinct non-empty rows of ``M``, and likewise of columns: never

@@ -76,6 +76,7 @@ def test_zero_set_is_where_the_field_vanishes(space, rng):
     theta = family.theta_for(random_tangent(space, y0, rng), y0, rng=rng)
     zeros = family.zero_set(theta)
     assert np.abs(family.field(theta, zeros)).max() < 1e-14
+    # on RP^d the distance is atan2(√outside, √inside): an eps-sized `outside` gives √eps ~ 1.5e-8
     assert np.allclose(family.zero_set_distance(theta, zeros), 0.0, atol=1e-7)
     # brute force: the distance is the least over the zero set, and the field is non-zero
     # at random points (the zero set is finite)

@@ -24,6 +24,8 @@ def test_matches_dense_sum(space, radius, rng):
     assert np.allclose(KernelSum(kernel, centers)(x), dense.sum(axis=1), rtol=0, atol=1e-12)
     assert np.allclose(KernelSum(kernel, centers, weights=weights)(x), dense @ weights, rtol=0, atol=1e-12)
     sparse = KernelSum(kernel, centers).sparse_matrix(x)
+    # exact: each stored value is κ of the same pair by the same formula, and a pair the tree
+    # missed would leave a 0 where κ may be as small as 1e-300
     assert np.array_equal(sparse.toarray(), dense)
 
 

@@ -72,6 +72,8 @@ def test_matrix_matches_elementwise(space, rng):
     x, y = space.random_point(5, rng=rng), space.random_point(7, rng=rng)
     m = kernel.matrix(x, y)
     assert m.shape == (5, 7)
+    # exact: both evaluate the same elementwise formula on the same pairs; d(x, x) is exactly
+    # 0 (computed from x − x) and f(0) = exp(−0) = 1
     assert np.array_equal(m, kernel(x[:, None], y[None, :]))
     assert np.array_equal(kernel.matrix(x, x).diagonal(), np.ones(5))
 
@@ -80,6 +82,7 @@ def test_projective_kernel_sees_lines_not_vectors():
     rp = ProjectiveSpace(2)
     kernel = BumpKernel(rp, 0.4)
     v = np.array([1.0, 0.2, -0.3])
+    # exact: (−v)(−v)ᵀ = v vᵀ bit for bit, so the distance is exactly 0
     assert kernel(rp.from_vectors(v), rp.from_vectors(-v)) == 1.0
 
 

@@ -27,6 +27,8 @@ def test_spaces_json_is_one_object_with_checked_embeddings():
     for r in report["spaces"]:
         space = parse_space(r["space"])
         emb = check_admissible(np.array(r["points"]), space)
+        # exact: JSON round-trips floats, and both separations come from the same distance
+        # function on the same pairs
         assert emb.separation == r["separation"] and r["n_points"] == 5
         assert r["injectivity_radius"] == space.injectivity_radius
 
