@@ -39,7 +39,9 @@ class Embedding:
         Least pairwise distance (``inf`` for fewer than two points): the embedding is
         admissible for every ``r0 < separation``.
     closest_pair : tuple of int
-        A pair of vertices at distance ``separation`` (``(-1, -1)`` for fewer than two points).
+        A pair of vertices at distance ``separation`` (``(-1, -1)`` for fewer than two points);
+        where several pairs tie (symmetric configurations), which one is named depends on the
+        last bits of their computed distances.
     space : Sphere, ProjectiveSpace or Grassmannian
     """
 
@@ -116,12 +118,13 @@ def check_admissible(points, space, r0: float = 0.0) -> Embedding:
     --------
     >>> from manifolds import Sphere
     >>> import numpy as np
-    >>> check_admissible(np.eye(3), Sphere(2), r0=1.0).separation == np.pi / 2
+    >>> check_admissible(np.eye(3), Sphere(2), r0=1.0).separation == np.pi / 2  # exact
     True
-    >>> check_admissible(np.eye(3), Sphere(2), r0=2.0)
+    >>> points = np.array([[1.0, 0, 0], [0, 1.0, 0], [0.6, 0.8, 0]])  # one closest pair
+    >>> check_admissible(points, Sphere(2), r0=1.0)
     Traceback (most recent call last):
     ...
-    manifolds.errors.NotAdmissibleError: vertices 0 and 1 are 1.571 apart, not above r0 = 2; lower r0 or spread the embedding
+    manifolds.errors.NotAdmissibleError: vertices 1 and 2 are 0.6435 apart, not above r0 = 1; lower r0 or spread the embedding
     """
     r0 = _as_r0(r0)
     emb = _embedding(space, _as_vertex_points(space, points))
@@ -234,7 +237,7 @@ def admissible_embedding(space, n_points: int, *, r0: float | None = None, rng=N
     --------
     >>> from manifolds import Sphere
     >>> emb = admissible_embedding(Sphere(2), 6, rng=0)   # the octahedron
-    >>> round(emb.separation, 9) == round(3.141592653589793 / 2, 9)
+    >>> abs(emb.separation - 3.141592653589793 / 2) < 1e-9
     True
     """
     n = as_count(n_points, "n_points")

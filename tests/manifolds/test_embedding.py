@@ -77,6 +77,9 @@ def test_embedding_is_valid_and_reproducible(space):
     assert np.array_equal(a.points, b.points)
     assert a.points.shape == (9,) + space.ambient_shape
     assert space.belongs(a.points, atol=1e-12).all()
+    # exact equalities by construction: pairwise_distances, the embedding's separation and
+    # check_admissible all evaluate space._dist on the same pairs (triu_indices order) of the
+    # same points, and the same computation on the same inputs gives the same bits
     d = pairwise_distances(space, a.points)
     off = d[~np.eye(9, dtype=bool)]
     assert off.min() == a.separation
@@ -99,6 +102,7 @@ def test_r0_that_cannot_be_met_raises():
 
 
 def test_check_admissible_names_the_closest_pair():
+    # one closest pair, 0.2 apart against ≥ 1.37 for the others: no tie for rounding to break
     s = Sphere(2)
     pts = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [np.cos(0.2), np.sin(0.2), 0]])
     with pytest.raises(NotAdmissibleError, match="vertices 0 and 3 are 0.2 apart, not above r0 = 0.3"):

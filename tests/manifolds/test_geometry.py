@@ -6,33 +6,48 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from manifolds import CutLocusError, Grassmannian, ProjectiveSpace, Sphere
-from tests.manifolds.helpers import SPACES, random_tangent
-
-EPS = np.finfo(float).eps
+from tests.manifolds.helpers import (
+    EXP_DEVIATION_BOUND,
+    SPACES,
+    dist_bound,
+    geodesic_length_bound,
+    random_tangent,
+    random_tangents,
+    round_trip_bound,
+)
 
 ids = [s.name for s in SPACES]
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def _log_uniform(rng, lo, hi, size):
+    return np.exp(rng.uniform(np.log(lo), np.log(hi), size))
+
+
+def _g_norm(space, v):
+    axes = tuple(range(-len(space.ambient_shape), 0))
+    scale = 1.0 if isinstance(space, Sphere) else 0.5
+    return np.sqrt(scale * (v * v).sum(axis=axes))
 
 
 @pytest.mark.parametrize("space", SPACES, ids=ids)
-def test_exp_log_round_trip_up_to_090_injectivity_radius(space, rng):
-    x = space.random_point(1, rng=rng)[0]
-    worst = 0.0
-    for norm in np.concatenate([np.logspace(-9, 0, 10), np.linspace(0.1, 0.9, 9)
-                                * space.injectivity_radius]):
-        for trial in range(4):
-            v = random_tangent(space, x, rng, norm)
-            if isinstance(space, Grassmannian) and space.k > 1 and trial % 2 == 0:
-                # concentrate the norm on one principal angle too: the hardest direction
-                v = norm * space.tangent_basis(x)[rng.integers(space.dim)]
-            y = space.exp(v, x)
-            assert bool(space.belongs(y, atol=1e-13))
-            back = space.log(y, x)
-            # a float point fixes its position only to ~eps: relative 1e-12 above ~1e-3,
-            # a few eps absolute below
-            err = np.sqrt(space.inner(back - v, back - v, x))
-            worst = max(worst, float(err / (1e-12 * norm + 8 * EPS)))
-            assert abs(space.dist(x, y) - norm) <= 1e-12 * norm + 8 * EPS
-    assert worst <= 1.0, worst
+@settings(max_examples=10, deadline=None)
+@given(seed=seeds)
+def test_exp_log_round_trip_within_bound_up_to_the_injectivity_radius(space, seed):
+    # 1000 draws per seed: base points uniform, norms log-uniform from 1e-10 to the injectivity
+    # radius (a fifth of them within 1e-3 of it), directions Gaussian and, on Gr(k, n), also
+    # all on one principal angle or spread over equal ones (helpers.FAMILIES)
+    rng = np.random.default_rng(seed)
+    r = space.injectivity_radius
+    norms = r * np.concatenate([_log_uniform(rng, 1e-10, 1.0, 800),
+                                1 - _log_uniform(rng, 1e-7, 1e-3, 200)])
+    x = space.random_point(len(norms), rng=rng)
+    v, _ = random_tangents(space, x, rng, norms)
+    y = space.exp(v, x)
+    assert space.belongs(y, atol=EXP_DEVIATION_BOUND).all()
+    back = space.log(y, x)
+    assert (_g_norm(space, back - v) <= round_trip_bound(space, norms)).all()
+    assert (np.abs(space.dist(x, y) - norms) <= geodesic_length_bound(space, norms)).all()
 
 
 @pytest.mark.parametrize("space", SPACES, ids=ids)
@@ -47,14 +62,16 @@ def test_log_at_cut_locus_raises(space, rng):
         y = w @ w.T
     with pytest.raises(CutLocusError, match="not unique"):
         space.log(y, x)
-    # along a geodesic toward the cut locus: refused within 1e-12 of it, answered at 1e-9
-    e = space.tangent_basis(x)[0]
+    # along geodesics toward the cut locus, from 50 base points: refused within 1e-12 of it,
+    # answered at 1e-9 within the documented bound (on spheres it grows like eps / (π − |v|))
+    x = space.random_point(50, rng=rng)
+    e = space.tangent_basis(x)[:, 0]
     with pytest.raises(CutLocusError):
         space.log(space.exp((space.injectivity_radius - 1e-14) * e, x), x)
     near = space.injectivity_radius - 1e-9
     back = space.log(space.exp(near * e, x), x)
-    # precision degrades like eps / (distance to the cut locus) there, as documented
-    assert np.sqrt(space.inner(back - near * e, back - near * e, x)) < 1e-5
+    err = _g_norm(space, back - near * e)
+    assert (err <= round_trip_bound(space, np.full(50, near))).all()
 
 
 @pytest.mark.parametrize("space", SPACES, ids=ids)
@@ -123,7 +140,7 @@ def test_batches_broadcast():
     y = s.random_point(4, rng=2)
     d = s.dist(x[:, None], y[None, :])
     assert d.shape == (3, 4)
-    assert d[1, 2] == s.dist(x[1], y[2])
+    assert abs(d[1, 2] - s.dist(x[1], y[2])) <= 2 * dist_bound(s, d[1, 2])
     gr = Grassmannian(4, 2)
     p, q = gr.random_point(2, rng=1), gr.random_point(5, rng=2)
     assert gr.dist(p[:, None], q[None]).shape == (2, 5)
@@ -140,10 +157,14 @@ def test_broadcast_batches_mixing_near_and_generic_pairs(rng):
     y = s.projection(y)
     d = s.dist(x[:, None], y[None, :])
     logs = s.log(y[None, :], x[:, None])
+    # not bitwise: the dot products (einsum) may sum in another order for another memory
+    # layout; a row mixed up by the gather would be off by far more than the stated bounds
     for i in range(3):
         for j in range(5):
-            assert d[i, j] == s.dist(x[i], y[j])
-            np.testing.assert_array_equal(logs[i, j], s.log(y[j], x[i]))
+            single = s.dist(x[i], y[j])
+            assert abs(d[i, j] - single) <= 2 * dist_bound(s, single)
+            tol = 2 * round_trip_bound(s, single)
+            assert np.sqrt(((logs[i, j] - s.log(y[j], x[i])) ** 2).sum()) <= tol
 
 
 def test_projective_vector_conversion_round_trip(rng):
@@ -161,7 +182,6 @@ def test_projective_vector_conversion_round_trip(rng):
 
 
 # -- properties that must hold on every input -------------------------------------------------
-seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 @settings(max_examples=40, deadline=None)
@@ -171,10 +191,17 @@ def test_metric_axioms_and_isometry_invariance(seed, which):
     rng = np.random.default_rng(seed)
     x, y, z = space.random_point(3, rng=rng)
     dxy, dyx = space.dist(x, y), space.dist(y, x)
-    assert dxy == pytest.approx(dyx, rel=1e-13, abs=1e-15)
-    assert space.dist(x, x) <= 1e-7  # float projectors fix a subspace to ~1e-8 in angle
-    assert dxy <= space.dist(x, z) + space.dist(z, y) + 1e-12
-    # invariance under an orthogonal change of coordinates of the ambient space
+    # both are within the stated bound of the same distance
+    assert abs(dxy - dyx) <= 2 * dist_bound(space, dxy)
+    # exactly 0: the chord x − x (sphere) or P − P (projectors) is exactly the zero vector or
+    # matrix, whose norm or eigenvalues are exactly 0, and atan2(0, c > 0) = 0
+    assert space.dist(x, x) == 0.0
+    dxz, dzy = space.dist(x, z), space.dist(z, y)
+    slack = dist_bound(space, dxy) + dist_bound(space, dxz) + dist_bound(space, dzy)
+    assert dxy <= dxz + dzy + slack
+    # invariance under an orthogonal change of coordinates of the ambient space; the rotated
+    # points are new float inputs (g is orthogonal and its products exact only to ~n eps), so
+    # the tolerance is loose: 1e-12 relative is over 4000 eps, against a few eps expected
     n = space.ambient_shape[0]
     g, _ = np.linalg.qr(rng.standard_normal((n, n)))
     act = (lambda a: a @ g.T) if isinstance(space, Sphere) else (lambda a: g @ a @ g.T)
@@ -189,8 +216,9 @@ def test_geodesics_realize_their_length(seed, which, frac):
     rng = np.random.default_rng(seed)
     x = space.random_point(1, rng=rng)[0]
     v = random_tangent(space, x, rng, frac * space.injectivity_radius)
-    # d(x, exp(tv)) = t|v| along the whole segment below the injectivity radius
+    # d(x, exp(tv)) = t|v| along the whole segment below the injectivity radius (t a power of
+    # two: tv is exact), within the stated bound on the geodesic length
     ts = np.array([0.25, 0.5, 1.0])
     ys = space.exp(ts.reshape((3,) + (1,) * v.ndim) * v, x)
-    np.testing.assert_allclose(space.dist(x, ys), ts * frac * space.injectivity_radius,
-                               rtol=1e-11, atol=8 * EPS)
+    lengths = ts * frac * space.injectivity_radius
+    assert (np.abs(space.dist(x, ys) - lengths) <= geodesic_length_bound(space, lengths)).all()

@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 from manifolds import Grassmannian, ProjectiveSpace, Sphere
-from tests.manifolds.helpers import projector_pair, random_tangent, sphere_pair
+from tests.manifolds import reference as R
+from tests.manifolds.helpers import (
+    principal_angle_bound,
+    projector_pairs,
+    random_tangent,
+    sphere_pairs,
+)
 
 SPACES = [Sphere(2), Sphere(9), ProjectiveSpace(3), Grassmannian(4, 2), Grassmannian(6, 3)]
 ids = [s.name for s in SPACES]
@@ -34,26 +40,31 @@ def test_dist_exp_log_agree_with_geomstats(space, rng):
 
 def test_geomstats_sphere_arccos_loses_small_angles(rng):
     sphere = Sphere(5)
-    x, y = sphere_pair(rng, 5, 1e-9)
-    ours = float(sphere.dist(x, y))
-    theirs = float(sphere.geomstats.metric.dist(x, y))
-    assert abs(ours - 1e-9) < 4 * np.finfo(float).eps  # the float pair itself is off by ~eps
-    assert abs(theirs - 1e-9) > 1e-10  # arccos near 1 has no digits left at this angle
+    x, y = sphere_pairs(rng, 5, np.full(200, 1e-9))  # 200 generic pairs at angle 1e-9
+    ours = sphere.dist(x, y)
+    theirs = np.asarray(sphere.geomstats.metric.dist(x, y))
+    # the float pairs are 1e-9 apart only to ~eps (the rounding of y = cos·x + sin·t moves y
+    # by at most ~eps); our error is relative (a few eps of 1e-9)
+    assert np.all(np.abs(ours - 1e-9) < 4 * np.finfo(float).eps)
+    # arccos near 1 has no digits left at this angle: it returns 0, 1.5e-8, 2.1e-8, ...
+    assert np.all(np.abs(theirs - 1e-9) > 1e-10)
 
 
-@pytest.mark.parametrize("p,q", [
-    (np.diag([1.0, 1, 0, 0]), np.diag([0.0, 0, 1, 1])),       # span(e1,e2) vs span(e3,e4)
-])
-def test_geomstats_returns_zero_at_principal_angle_pi_over_2(p, q):
+def test_geomstats_returns_zero_at_principal_angle_pi_over_2():
     gr = Grassmannian(4, 2)
+    p, q = np.diag([1.0, 1, 0, 0]), np.diag([0.0, 0, 1, 1])  # span(e1,e2) vs span(e3,e4)
     assert float(np.asarray(gr.geomstats.metric.dist(p, q))) == 0.0
-    assert gr.dist(p, q) == np.sqrt(2) * np.pi / 2
+    # exact: eigvalsh of diagonal matrices returns their diagonals, so each angle is
+    # atan2(1, 0) = π/2 (see test_precision); the distance is within an ulp of √2 π/2
+    assert np.array_equal(gr.principal_angles(p, q), [np.pi / 2, np.pi / 2])
+    assert abs(gr.dist(p, q) - np.sqrt(2) * np.pi / 2) <= np.spacing(np.sqrt(2) * np.pi / 2)
 
 
 def test_geomstats_returns_zero_for_orthogonal_lines():
     rp = ProjectiveSpace(2)
     p, q = rp.from_vectors(np.eye(3)[:2])
     assert float(np.asarray(rp.geomstats.metric.dist(p, q))) == 0.0
+    # exact: one angle atan2(1, 0) = π/2 from diagonal matrices, and sqrt(fl(a²)) = a
     assert rp.dist(p, q) == np.pi / 2
 
 
@@ -68,8 +79,13 @@ def test_injectivity_radius_matches_geomstats_in_our_normalization():
     assert gr.dist(x, gr.exp(1.6 * e, x)) == pytest.approx(np.pi - 1.6, rel=1e-12)
 
 
-def test_near_pi_over_2_grassmann_against_projector_pair(rng):
+def test_near_pi_over_2_grassmann_against_projector_pairs(rng):
+    # 100 generic pairs with one angle 1e-9 below π/2, against the longdouble reference of the
+    # very same float matrices (which are at the nominal angles only to ~eps)
     gr = Grassmannian(6, 3)
-    p, q = projector_pair(rng, 6, np.array([0.2, 1.0, np.pi / 2 - 1e-9]))
-    np.testing.assert_allclose(gr.principal_angles(p, q), [0.2, 1.0, np.pi / 2 - 1e-9],
-                               rtol=0, atol=4e-16)
+    nominal = np.array([0.2, 1.0, np.pi / 2 - 1e-9])
+    p, q = projector_pairs(rng, 6, np.tile(nominal, (100, 1)))
+    angles = gr.principal_angles(p, q)
+    ref = R.principal_angles(p, q, 3).astype(float)
+    assert (np.abs(angles - ref) <= principal_angle_bound(gr, ref[:, -1:])).all()
+    np.testing.assert_allclose(angles, np.broadcast_to(nominal, angles.shape), rtol=0, atol=1e-14)
