@@ -481,24 +481,27 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     trimmed = Trimmed.of(digraph)
     stars = HubExtension(star_cover(trimmed.digraph))
     state = (stars, 1, Certificate("non-empty", "one edge needs one biclique"))
+    return _searched("biclique_cover_number", lambda w: w.n_hubs, state, trimmed, start,
+                     deadline, _search_biclique_cover, stars, solver)
+
+
+def _searched(name: str, size, state, trimmed: Trimmed, start: float, deadline, search,
+              begin: HubExtension, solver: str) -> InvariantResult:
+    """The result of ``search(report, digraph, begin, deadline, solver)`` run under
+    :func:`.anytime` on the trimmed digraph, against the trivial ``state = (witness, lower,
+    certificate)``: the smaller witness and the larger lower bound of the two, mapped back to
+    the original digraph and validated there. ``start`` is when the call began."""
     deadline = reserve(deadline, time.perf_counter() - start)
-    found, _ = anytime(_search_biclique_cover, deadline, trimmed.digraph, stars, deadline, solver)
-    witness, lower, certificate = _better(state, found, lambda w: w.n_hubs)
+    found, _ = anytime(search, deadline, trimmed.digraph, begin, deadline, solver)
+    witness, lower, certificate = state
+    if found is not None:
+        witness = min(witness, found[0], key=size)
+        lower, certificate = max((lower, certificate), (found[1], found[2]), key=lambda lc: lc[0])
     witness, certificate = trimmed.extension(witness), trimmed.certificate(certificate)
-    witness.validate(digraph)
-    value = witness.n_hubs
-    return InvariantResult("biclique_cover_number", value, lower, value, value == lower,
-                           witness, certificate, time.perf_counter() - start)
-
-
-def _better(state, found, size):
-    """The smaller witness and the larger lower bound of two states ``(witness, lower,
-    certificate)`` (``found`` may be ``None``)."""
-    if found is None:
-        return state
-    witness = min(state[0], found[0], key=size)
-    lower, certificate = max((state[1], state[2]), (found[1], found[2]), key=lambda lc: lc[0])
-    return witness, lower, certificate
+    witness.validate(trimmed.original)
+    value = size(witness)
+    return InvariantResult(name, value, lower, value, value == lower, witness, certificate,
+                           time.perf_counter() - start)
 
 
 def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtension,
@@ -740,15 +743,8 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
         start_witness = trimmed.restrict(biclique_cover.witness)
         start_witness = start_witness.with_colors(range(start_witness.n_hubs))
     state = (start_witness, 1, Certificate("non-empty", "one edge needs one color"))
-    deadline = reserve(deadline, time.perf_counter() - start)
-    found, _ = anytime(_search_difunctional_cover, deadline, trimmed.digraph, start_witness,
-                       deadline, solver)
-    witness, lower, certificate = _better(state, found, lambda w: w.n_colors)
-    witness, certificate = trimmed.extension(witness), trimmed.certificate(certificate)
-    witness.validate(digraph)
-    value = witness.n_colors
-    return InvariantResult("hub_chromatic_index", value, lower, value, value == lower,
-                           witness, certificate, time.perf_counter() - start)
+    return _searched("hub_chromatic_index", lambda w: w.n_colors, state, trimmed, start,
+                     deadline, _search_difunctional_cover, start_witness, solver)
 
 
 def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExtension,
