@@ -46,16 +46,17 @@ from theorem import (  # noqa: E402
     transitive_tournament,
 )
 from theorem.errors import TooManyBicliquesError  # noqa: E402
-from theorem.fractional_cover import MAX_BICLIQUES  # noqa: E402
-from theorem.pareto import hub_pareto_front  # noqa: E402
-from theorem.invariants import _greedy_cover, biclique_cover_cnf  # noqa: E402
+from theorem.invariants.fractional_cover import MAX_BICLIQUES  # noqa: E402
+from theorem.invariants import hub_pareto_front  # noqa: E402
+from theorem.invariants.greedy import greedy_cover  # noqa: E402
+from theorem.sat import biclique_cover_cnf  # noqa: E402
 from theorem.sat import solve_within  # noqa: E402
 
 
 def plain_sat_b(g, time_limit):
     """Reference: descend from the greedy cover with the bare CNF (no symmetry breaking)."""
     deadline = time.monotonic() + time_limit
-    k = len(_greedy_cover(g))
+    k = len(greedy_cover(g))
     while k > 1:
         clauses, _ = biclique_cover_cnf(g, k - 1)
         ok, _ = solve_within(clauses, deadline)

@@ -195,7 +195,7 @@ def exp_log_errors(task, out, space):
         err = np.sqrt(0.5 * np.einsum("bij,bij->b", diff, diff))
     norms = task["norms"]
     lerr = np.abs(out["dist"] - norms)
-    dev = space._deviation(out["y"])
+    dev = space.deviation(out["y"])
     return {"round trip": (err / EPS, err / H.round_trip_bound(space, norms), err,
                            {"norm": norms}),
             "length": (lerr / EPS, lerr / H.geodesic_length_bound(space, norms), lerr,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from manifolds import Sphere
 
 from .fields import IsotropicFamily
 from .kernels import BumpKernel
@@ -61,7 +60,7 @@ def draw_kernel_and_field(kernel: BumpKernel, center, theta, *, path=None, arrow
     ``r`` about ``center``. Returns the matplotlib figure (saved to ``path`` if given).
     """
     space = kernel.space
-    if not isinstance(space, Sphere) or space.dim != 2:
+    if space.model != "sphere" or space.dim != 2:
         raise TypeError(f"draw_kernel_and_field draws on Sphere(2), not {space.name}")
     plt = require_pyplot()
     family = IsotropicFamily(space)
@@ -112,7 +111,7 @@ def draw_clustering(trajectory, *, path=None, bins: int = 60):
     from matplotlib.colors import LogNorm
 
     points = np.asarray(trajectory.points)
-    if not isinstance(trajectory.space, Sphere):
+    if trajectory.space.model != "sphere":
         raise TypeError(f"draw_clustering draws tokens on a sphere, not {trajectory.space.name}")
     n = points.shape[2]
     iu = np.triu_indices(n, 1)

@@ -20,14 +20,14 @@ support it uses: :meth:`IsotropicFamily.theta_for` adds to ``v0`` a normal vecto
 
 from __future__ import annotations
 
-import numbers
+import warnings
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from manifolds import NonFiniteError, ShapeError, Sphere, as_generator
+from manifolds import NonFiniteError, ShapeError, Space, as_generator, as_nonnegative
 
 from .errors import ZeroSetError
 from .report import Check, Report
@@ -46,17 +46,15 @@ _EIGEN_GAP = 1e-9
 _SEARCH_GAP = 1e-3
 
 
-def _sym_norm(a: np.ndarray) -> np.ndarray:
-    return np.sqrt(0.5 * np.einsum("...ij,...ij->...", a, a))
-
-
 @dataclass(frozen=True)
 class IsotropicFamily:
     r"""The family ``v(θ)_y = P_{T_y M} θ`` on ``space`` (Lemma 2.2), and its unit fields.
 
     Parameters ``θ`` are ambient vectors (sphere, shape ``(d+1,)``) or symmetric matrices
-    (projector spaces, shape ``(n, n)``); :attr:`dim` counts them. Lengths use the space's
-    metric ``g`` (``½ tr(UᵀV)`` on projectors), also for ``θ``.
+    (projector spaces, shape ``(n, n)``); :attr:`n_parameters` counts them (``dim`` is kept
+    as a deprecated alias). Lengths use the space's metric ``g`` (``½ tr(UᵀV)`` on
+    projectors), also for ``θ``. The formulas of the zero set depend on the space's point
+    model (:attr:`manifolds.Space.model`: ``"sphere"`` or ``"projector"``).
 
     Examples
     --------
@@ -71,18 +69,40 @@ class IsotropicFamily:
     True
     """
 
-    space: object
+    space: Space
+
+    def __post_init__(self):
+        if getattr(self.space, "model", None) not in ("sphere", "projector"):
+            raise TypeError(
+                f"IsotropicFamily needs a space of model 'sphere' or 'projector' (a Sphere, "
+                f"ProjectiveSpace or Grassmannian), not {type(self.space).__name__}"
+            )
+
+    @property
+    def n_parameters(self) -> int:
+        """Number of parameters ``D``: ``d + 1`` on ``S^d``, ``n (n + 1) / 2`` on projector spaces.
+
+        The dimension of the Euclidean space the manifold sits in
+        (:attr:`manifolds.Space.embedding_dim`).
+
+        Examples
+        --------
+        >>> from manifolds import ProjectiveSpace
+        >>> IsotropicFamily(ProjectiveSpace(2)).n_parameters
+        6
+        """
+        return self.space.embedding_dim
 
     @property
     def dim(self) -> int:
-        """Number of parameters: ``d + 1`` on ``S^d``, ``n (n + 1) / 2`` on projector spaces."""
-        if isinstance(self.space, Sphere):
-            return self.space.dim + 1
-        return self.space.n * (self.space.n + 1) // 2
+        """Deprecated alias of :attr:`n_parameters` (``dim`` names a manifold's dimension only)."""
+        warnings.warn("IsotropicFamily.dim is deprecated; use IsotropicFamily.n_parameters",
+                      DeprecationWarning, stacklevel=2)
+        return self.n_parameters
 
     @property
     def _sphere(self) -> bool:
-        return isinstance(self.space, Sphere)
+        return self.space.model == "sphere"
 
     def _theta(self, theta) -> np.ndarray:
         """Validated parameters: numeric, finite, the ambient shape, symmetric, non-zero."""
@@ -98,19 +118,19 @@ class IsotropicFamily:
             )
         if not np.isfinite(arr).all():
             raise NonFiniteError("theta holds NaN or infinity; every entry must be finite")
-        if not self._sphere:
-            asym = np.abs(arr - np.swapaxes(arr, -1, -2)).max(initial=0.0)
-            if asym > 1e-12 * max(1.0, np.abs(arr).max(initial=0.0)):
-                raise ShapeError(
-                    f"theta must be a symmetric matrix on {space.name} (asymmetry {asym:.3g}); "
-                    "pass (θ + θᵀ)/2"
-                )
+        # θ must lie in the span of the Euclidean picture (symmetric matrices on projectors)
+        off = 2.0 * np.abs(arr - space.ambient_projection(arr)).max(initial=0.0)
+        if off > 1e-12 * max(1.0, np.abs(arr).max(initial=0.0)):
+            raise ShapeError(
+                f"theta is off the parameter space of {space.name} by {off:.3g} (on projector "
+                "spaces: it must be a symmetric matrix); pass space.ambient_projection(theta)"
+            )
         if not (self._norm(arr) > 0).all():
             raise ZeroSetError("theta = 0 gives the zero field; pass a non-zero parameter")
         return arr
 
     def _norm(self, a: np.ndarray) -> np.ndarray:
-        return np.linalg.norm(a, axis=-1) if self._sphere else _sym_norm(a)
+        return np.sqrt(self.space.unchecked_inner(a, a))
 
     def field(self, theta, y) -> np.ndarray:
         """``v(θ)_y = P_{T_y M} θ``, tangent at ``y``; batch shapes of ``θ`` and ``y`` broadcast."""
@@ -181,7 +201,7 @@ class IsotropicFamily:
             zeros = self.zero_set(theta)
             nd = len(space.ambient_shape)
             expanded = pts[(Ellipsis, None) + (slice(None),) * nd]
-            return space._dist(expanded, zeros).min(axis=-1)
+            return space.unchecked_dist(expanded, zeros).min(axis=-1)
         return self._line_distance(theta, pts)
 
     def _line_distance(self, theta: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -252,9 +272,7 @@ class IsotropicFamily:
             raise ZeroSetError("v0 is zero; a unit field needs a non-zero direction")
         avoid = y0[None] if avoid is None else space.check_points(avoid, "avoid")
         avoid = avoid.reshape((-1,) + space.ambient_shape)
-        radius = 0.0 if radius is None else radius
-        if isinstance(radius, bool) or not isinstance(radius, numbers.Real) or not radius >= 0:
-            raise ZeroSetError(f"radius must be a non-negative number, got {radius!r}")
+        radius = 0.0 if radius is None else as_nonnegative(radius, "radius", error=ZeroSetError)
         direction = v0 / norm
         if self._sphere:
             theta, margin = self._sphere_search(direction, y0, avoid)
@@ -283,7 +301,7 @@ class IsotropicFamily:
         subsets = np.array(list(combinations(range(space.n), space.k)))   # (S, k)
         u = np.swapaxes(vecs[:, :, subsets], 1, 2)                       # (C, S, n, k)
         zeros = u @ np.swapaxes(u, -1, -2)                                # (C, S, n, n)
-        d = space._dist(zeros[:, :, None], avoid[None, None])              # (C, S, m)
+        d = space.unchecked_dist(zeros[:, :, None], avoid[None, None])              # (C, S, m)
         return np.where(ok, d.min(axis=(1, 2)), -np.inf)
 
     def _sphere_search(self, direction, y0, avoid):
@@ -294,7 +312,7 @@ class IsotropicFamily:
         def margin(phi):
             t = thetas(phi)
             t = t / np.linalg.norm(t, axis=-1, keepdims=True)
-            d = self.space._dist(avoid[None, :], t[:, None])               # (Φ, m)
+            d = self.space.unchecked_dist(avoid[None, :], t[:, None])               # (Φ, m)
             return np.minimum(d, np.pi - d).min(axis=-1)
 
         grid = np.linspace(-np.pi / 2, np.pi / 2, 1441)[1:-1]
@@ -309,7 +327,7 @@ class IsotropicFamily:
     def _projector_search(self, direction, y0, avoid, gen):
         space = self.space
         n, k = space.n, space.k
-        u, uperp = space._bases(y0)
+        u, uperp = space.frame(y0)
         n_a, n_b = k * (k + 1) // 2, (n - k) * (n - k + 1) // 2
         ia, ib = np.triu_indices(k), np.triu_indices(n - k)
 
@@ -385,7 +403,8 @@ class IsotropicField:
     theta: np.ndarray
 
     @property
-    def space(self):
+    def space(self) -> Space:
+        """The family's space."""
         return self.family.space
 
     def __call__(self, x, y) -> np.ndarray:
@@ -400,18 +419,16 @@ class IsotropicField:
         return self.family.zero_set_distance(self.theta, points)
 
 
-def _random_isometry(space, gen: np.random.Generator) -> np.ndarray:
+def _random_isometry(space: Space, gen: np.random.Generator) -> np.ndarray:
     """A Haar-random ``g ∈ O(m)`` acting on the ambient ``R^m`` (reflections included)."""
     m = space.ambient_shape[0]
     q, r = np.linalg.qr(gen.standard_normal((m, m)))
     return q * np.sign(np.diag(r))
 
 
-def _act(space, g: np.ndarray, z: np.ndarray) -> np.ndarray:
+def _act(space: Space, g: np.ndarray, z: np.ndarray) -> np.ndarray:
     """The isometry ``g`` on points, tangent vectors or parameters: ``g z`` or ``g Z gᵀ``."""
-    if isinstance(space, Sphere):
-        return z @ g.T
-    return g @ z @ g.T
+    return space.act(g, z)
 
 
 def check_isotropy(family: IsotropicFamily, rng=None, *, n_samples: int = 32) -> Report:
@@ -434,8 +451,7 @@ def check_isotropy(family: IsotropicFamily, rng=None, *, n_samples: int = 32) ->
     for _ in range(n_samples):
         g = _random_isometry(space, gen)
         theta = gen.standard_normal(shape)
-        if not family._sphere:
-            theta = 0.5 * (theta + theta.T)
+        theta = space.ambient_projection(theta)
         y = space.random_point(1, rng=gen)[0]
         gy = space.projection(_act(space, g, y))
         scale = float(family._norm(theta))

@@ -1,6 +1,6 @@
 r"""Finite-rank weights and interaction laws ``u(x, y) = β(x, y) a(x, y) ∈ T_y M``.
 
-DESIGN.md §3: a particle at ``x`` acts on a particle at ``y`` with the velocity ``u(x, y)``,
+docs/conventions.md#interaction-laws: a particle at ``x`` acts on a particle at ``y`` with the velocity ``u(x, y)``,
 tangent at ``y``. The weight ``β`` has **finite rank** ``n`` when ``β(x, y) = ⟨φ(x), ψ(y)⟩``
 for feature maps ``φ, ψ: M → R^n``; the law is **strong at** ``(x0, y0)`` when ``|a| = 1``
 near it and ``|u|`` has a local maximum there and is not constant nearby.
@@ -8,13 +8,11 @@ near it and ``|u|`` has a local maximum there and is not constant nearby.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from manifolds import ShapeError, as_generator
+from manifolds import ShapeError, as_generator, as_positive_integer
 
-from ._normal_coordinates import hessian, normal_chart, unit_coordinates
+from .normal_coordinates import hessian, normal_chart, unit_coordinates
 from .errors import FeatureError, ZeroSetError
 from .report import Check, Report
 
@@ -71,9 +69,7 @@ class FiniteRankWeight:
                 raise TypeError(f"{name} must be callable (points → features), not {type(f).__name__}")
         dims = {_features_dim(phi), _features_dim(psi)} - {None}
         if n_features is not None:
-            if isinstance(n_features, bool) or not isinstance(n_features, numbers.Integral) or n_features < 1:
-                raise FeatureError(f"n_features must be a positive integer, got {n_features!r}")
-            dims.add(int(n_features))
+            dims.add(as_positive_integer(n_features, "n_features", error=FeatureError))
         if len(dims) != 1:
             raise FeatureError(
                 "the feature dimension is "
@@ -190,7 +186,7 @@ class InteractionLaw:
     def norm(self, x, y) -> np.ndarray:
         """``|u(x, y)|_g``, shape ``(...)``."""
         u = self(x, y)
-        return np.sqrt(np.maximum(self.space._inner(u, u), 0.0))
+        return np.sqrt(np.maximum(self.space.unchecked_inner(u, u), 0.0))
 
 
 def strength_report(law: InteractionLaw, x0, y0, *, scale: float | None = None, rng=None,
@@ -261,7 +257,7 @@ def strength_report(law: InteractionLaw, x0, y0, *, scale: float | None = None, 
     checks = []
     try:
         a = law.field(xs, ys)
-        unit_err = float(np.abs(np.sqrt(space._inner(a, a)) - 1.0).max())
+        unit_err = float(np.abs(np.sqrt(space.unchecked_inner(a, a)) - 1.0).max())
         where = ""
     except ZeroSetError as exc:
         unit_err, where = np.inf, str(exc)

@@ -2,7 +2,8 @@ r"""Sums of bump kernels over many centers, evaluated through the kernel's compa
 
 ``S(x) = Σ_k w_k κ(x, c_k)`` only involves the centers within distance ``r`` of ``x``. The
 centers sit in a k-d tree (:class:`scipy.spatial.cKDTree`) in a Euclidean picture of the
-space where a geodesic ball of radius ``r`` lies inside a Euclidean ball of known radius:
+space where a geodesic ball of radius ``r`` lies inside a Euclidean ball of known radius —
+the space's :meth:`~manifolds.Space.embed` and :meth:`~manifolds.Space.embedding_radius`:
 
 * sphere: the point itself; ``|x − y| = 2 sin(d/2) ≤ 2 sin(r/2)``;
 * projector spaces: the upper triangle of ``P`` with off-diagonal entries times ``√2`` (so
@@ -19,7 +20,7 @@ import numpy as np
 import scipy.sparse
 from scipy.spatial import cKDTree
 
-from manifolds import NonFiniteError, ShapeError, Sphere
+from manifolds import NonFiniteError, ShapeError, Space
 
 from .errors import FeatureError
 from .kernels import BumpKernel
@@ -28,25 +29,6 @@ __all__ = ["KernelSum"]
 
 #: Points are queried in blocks of this many, which bounds the memory of one query.
 _BLOCK = 1 << 16
-
-
-def _euclidean(space, x: np.ndarray) -> np.ndarray:
-    """The Euclidean picture of points ``x (P, *point)``: shape ``(P, D)``."""
-    if isinstance(space, Sphere):
-        return x
-    n = space.n
-    iu = np.triu_indices(n)
-    scale = np.where(iu[0] == iu[1], 1.0, np.sqrt(2.0))
-    return x[:, iu[0], iu[1]] * scale
-
-
-def _euclidean_radius(space, r: float) -> float:
-    """A Euclidean radius containing every geodesic ball of radius ``r``, with slack for the
-    points' own tolerance ``atol``."""
-    slack = 4.0 * space.atol + 1e-12
-    if isinstance(space, Sphere):
-        return 2.0 * np.sin(r / 2.0) + slack
-    return np.sqrt(2.0) * r + slack * space.n
 
 
 class KernelSum:
@@ -109,11 +91,12 @@ class KernelSum:
         self.kernel = kernel
         self.centers = centers
         self.weights = weights
-        self._tree = cKDTree(_euclidean(space, centers)) if count else None
-        self._reach = _euclidean_radius(space, kernel.radius)
+        self._tree = cKDTree(space.embed(centers)) if count else None
+        self._reach = space.embedding_radius(kernel.radius)
 
     @property
-    def space(self):
+    def space(self) -> Space:
+        """The kernel's space."""
         return self.kernel.space
 
     @property
@@ -125,13 +108,13 @@ class KernelSum:
         """Rows, center indices and kernel values of all pairs within the support."""
         rows, cols = [], []
         for start in range(0, x.shape[0], _BLOCK):
-            q = _euclidean(self.space, x[start:start + _BLOCK])
+            q = self.space.embed(x[start:start + _BLOCK])
             r, c = self._candidates(q)
             rows.append(r + start)
             cols.append(c)
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
         cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.intp)
-        values = self.kernel.of_distance(self.space._dist(x[rows], self.centers[cols]))
+        values = self.kernel.of_distance(self.space.unchecked_dist(x[rows], self.centers[cols]))
         keep = values > 0
         return rows[keep], cols[keep], values[keep]
 

@@ -1,6 +1,6 @@
 r"""Bump kernels ``κ(x, y) = f(d(x, y) / r)`` on the spaces of :mod:`manifolds`.
 
-The default profile is the ``C^∞`` bump of DESIGN.md §3,
+The default profile is the ``C^∞`` bump of docs/conventions.md#bump-kernel,
 ``f(t) = exp(1 − 1/(1 − t²)) = exp(−t² / ((1 − t)(1 + t)))`` on ``[0, 1)`` and ``0`` after:
 ``κ(x, x) = 1``, strictly decreasing in the distance, support the closed ball of radius
 ``r``, Hessian ``f''(0)/r² · g = −(2/r²) · g`` at the diagonal. Two compactly supported
@@ -10,15 +10,14 @@ theorem's smoothness hypothesis, and say so (:attr:`Profile.in_theorem`).
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from manifolds import ShapeError, as_generator
+from manifolds import ShapeError, Space, as_generator, as_real
 
-from ._normal_coordinates import hessian, normal_chart, unit_coordinates
+from .normal_coordinates import hessian, normal_chart, unit_coordinates
 from .errors import LawError, RadiusError
 from .report import Check, Report
 
@@ -120,14 +119,13 @@ class BumpKernel:
     (3, 3)
     """
 
-    space: object
+    space: Space
     radius: float
     profile: Profile | str = "smooth"
 
     def __post_init__(self):
         r = self.radius
-        if isinstance(r, bool) or not isinstance(r, numbers.Real):
-            raise TypeError(f"radius must be a real number, not {type(r).__name__}")
+        as_real(r, "radius", finite=False)
         limit = self.space.injectivity_radius
         if not (np.isfinite(r) and 0 < r < limit):
             raise RadiusError(
@@ -152,7 +150,7 @@ class BumpKernel:
         y = self.space.check_points(y, "y")
         if x.ndim != nd + 1 or y.ndim != nd + 1:
             raise _shape_error(self.space, x, y)
-        return self.of_distance(self.space._dist(x[:, None], y[None, :]))
+        return self.of_distance(self.space.unchecked_dist(x[:, None], y[None, :]))
 
 
 def _shape_error(space, x, y):
@@ -208,26 +206,26 @@ def check_kernel(kernel: BumpKernel, rng=None, *, n_points: int = 16) -> Report:
 
     def along(s):  # points exp_x(s v), shape (n, len(s), *pt)
         sv = s[None, :, *([None] * nd)] * v[expand]
-        return space._exp(sv, x[expand])
+        return space.unchecked_exp(sv, x[expand])
 
     t = np.linspace(0.0, 0.99, 100)
-    values = kernel.of_distance(space._dist(x[expand], along(t * r)))
-    diag = np.abs(kernel.of_distance(space._dist(x, x)) - 1.0).max()
+    values = kernel.of_distance(space.unchecked_dist(x[expand], along(t * r)))
+    diag = np.abs(kernel.of_distance(space.unchecked_dist(x, x)) - 1.0).max()
     worst_inside = values[:, 1:].max()
     steps = (values[:, :-1] - values[:, 1:]) / values[:, :-1]
     i, j = np.unravel_index(np.argmin(steps), steps.shape)
 
     limit = space.injectivity_radius
     s_out = r * (1 + 1e-9) + (limit - r) * np.linspace(0.0, 0.999, 50)
-    outside = kernel.of_distance(space._dist(x[expand], along(s_out)))
+    outside = kernel.of_distance(space.unchecked_dist(x[expand], along(s_out)))
     y = space.random_point(4 * n_points, rng=gen)
-    d = space._dist(x[:, None], y[None, :])
+    d = space.unchecked_dist(x[:, None], y[None, :])
     uniform_out = kernel.of_distance(d)[d >= r]
 
     chart, _ = normal_chart(space, x[0])
     smoothness = kernel.profile.smoothness
     step = r * (1e-2 if smoothness > 4 else 1e-3 if smoothness > 2 else 1e-5)
-    hess, fd_error = hessian(lambda c: kernel.of_distance(space._dist(x[0], chart(c))), dim, step)
+    hess, fd_error = hessian(lambda c: kernel.of_distance(space.unchecked_dist(x[0], chart(c))), dim, step)
     expected = kernel.profile.second_derivative / r**2
     rel = np.abs(hess - expected * np.eye(dim)).max() / abs(expected)
     tol = 1e-6 if kernel.profile.in_theorem else 1e-4

@@ -1,7 +1,11 @@
 """Homogeneous spaces with precise, vectorized geometry, and admissible embeddings.
 
+Every space subclasses :class:`Space`, the contract code outside this package relies on
+(docs/manifolds.md, "The Space contract"); :mod:`manifolds.validation` checks scalar
+arguments (counts, dimensions, probabilities, generators, tolerances) for every package.
+
 ``Sphere(d)``, ``ProjectiveSpace(d)`` and ``Grassmannian(n, k)`` follow the conventions of
-DESIGN.md §2: angle / principal-angle distances, projector points, metric ``½ tr(UᵀV)`` on
+docs/conventions.md#spaces-and-metrics: angle / principal-angle distances, projector points, metric ``½ tr(UᵀV)`` on
 projector tangent vectors.
 """
 
@@ -15,7 +19,20 @@ from .errors import (
     ParameterError,
     ShapeError,
 )
-from ._checks import as_generator
+from .space import Space
+from .validation import (
+    as_choice,
+    as_count,
+    as_dimension,
+    as_generator,
+    as_integer,
+    as_nonnegative,
+    as_positive,
+    as_positive_integer,
+    as_probability,
+    as_real,
+    as_tolerance,
+)
 from .embedding import Embedding, admissible_embedding, check_admissible, pairwise_distances
 from .grassmannian import Grassmannian
 from .projective import ProjectiveSpace
@@ -23,6 +40,7 @@ from .spec import parse_space, space_spec
 from .sphere import Sphere
 
 __all__ = [
+    "Space",
     "Sphere",
     "ProjectiveSpace",
     "Grassmannian",
@@ -33,6 +51,16 @@ __all__ = [
     "parse_space",
     "space_spec",
     "as_generator",
+    "as_integer",
+    "as_count",
+    "as_positive_integer",
+    "as_dimension",
+    "as_real",
+    "as_positive",
+    "as_nonnegative",
+    "as_probability",
+    "as_tolerance",
+    "as_choice",
     "ManifoldError",
     "ParameterError",
     "ShapeError",

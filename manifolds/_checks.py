@@ -1,7 +1,8 @@
 """Input validation shared by the spaces: dtype, finiteness, shapes, membership, tangency.
 
 A space hands itself to these functions; it provides ``ambient_shape``, ``atol`` and
-``name``. :func:`as_points` and :func:`as_tangent` also call two private measures,
+``name``. :func:`as_points` and :func:`as_tangent` also call two measures of the
+:class:`~manifolds.Space` contract,
 ``_deviation(x)`` (how far each point is from the manifold) and ``_tangent_deviation(v, x)``
 (the normal part of each vector relative to ``max(1, |v|)``); a space that computes these
 measures alongside other quantities (``Sphere`` reuses its inner products) calls
@@ -10,15 +11,12 @@ measures alongside other quantities (``Sphere`` reuses its inner products) calls
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from .errors import (
     NonFiniteError,
     NotOnManifoldError,
     NotTangentError,
-    ParameterError,
     ShapeError,
 )
 
@@ -138,41 +136,3 @@ def first_false(ok: np.ndarray) -> list[int] | str:
     """Index (as a list, for messages) of the first ``False`` in a boolean batch array."""
     ok = np.asarray(ok)
     return list(map(int, np.argwhere(~ok)[0])) if ok.ndim else ""
-
-
-def as_generator(rng) -> np.random.Generator:
-    """A :class:`numpy.random.Generator` from a Generator, an integer seed or ``None``."""
-    if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
-        return np.random.default_rng(rng)
-    if isinstance(rng, np.random.Generator):
-        return rng
-    raise TypeError(
-        f"rng must be a numpy.random.Generator, an integer seed or None, not {type(rng).__name__}"
-    )
-
-
-def as_count(n, name: str) -> int:
-    """A non-negative integer count; ``TypeError``/``ValueError`` otherwise."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, not {type(n).__name__}")
-    if n < 0:
-        raise ParameterError(f"{name} must be non-negative, got {n}")
-    return int(n)
-
-
-def as_dimension(n, name: str, minimum: int) -> int:
-    """An integer ``>= minimum`` for a space's constructor."""
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, not {type(n).__name__}")
-    if n < minimum:
-        raise ParameterError(f"{name} must be at least {minimum}, got {n}")
-    return int(n)
-
-
-def as_tolerance(atol) -> float:
-    """A finite, positive tolerance."""
-    if isinstance(atol, bool) or not isinstance(atol, numbers.Real):
-        raise TypeError(f"atol must be a real number, not {type(atol).__name__}")
-    if not (np.isfinite(atol) and atol > 0):
-        raise ParameterError(f"atol must be finite and positive, got {atol}")
-    return float(atol)

@@ -15,15 +15,16 @@ line and subspace packings). :func:`admissible_embedding` solves it in two stage
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse
 from scipy.optimize import linprog
 
-from ._checks import as_count, as_generator, as_points
-from .errors import NotAdmissibleError, ParameterError, ShapeError
+from ._checks import as_points
+from .validation import as_count, as_generator, as_nonnegative
+from .errors import NotAdmissibleError, ShapeError
+from .space import Space
 
 __all__ = ["Embedding", "admissible_embedding", "check_admissible", "pairwise_distances"]
 
@@ -48,7 +49,7 @@ class Embedding:
     points: np.ndarray
     separation: float
     closest_pair: tuple[int, int]
-    space: object
+    space: Space
 
     @property
     def n_points(self) -> int:
@@ -60,18 +61,14 @@ class Embedding:
 
 
 def _as_r0(r0) -> float:
-    if isinstance(r0, bool) or not isinstance(r0, numbers.Real):
-        raise TypeError(f"r0 must be a real number, not {type(r0).__name__}")
-    if not (np.isfinite(r0) and r0 >= 0):
-        raise ParameterError(f"r0 must be finite and non-negative, got {r0}")
-    return float(r0)
+    return as_nonnegative(r0, "r0")
 
 
 def _pairs(n: int):
     return np.triu_indices(n, 1)
 
 
-def pairwise_distances(space, points) -> np.ndarray:
+def pairwise_distances(space: Space, points) -> np.ndarray:
     """Matrix of geodesic distances ``d(x_i, x_j)``, shape ``(N, N)``, zero diagonal.
 
     Examples
@@ -89,7 +86,7 @@ def pairwise_distances(space, points) -> np.ndarray:
     return out
 
 
-def _as_vertex_points(space, points) -> np.ndarray:
+def _as_vertex_points(space: Space, points) -> np.ndarray:
     x = as_points(space, points, "points")
     if x.ndim != len(space.ambient_shape) + 1:
         raise ShapeError(
@@ -99,7 +96,7 @@ def _as_vertex_points(space, points) -> np.ndarray:
     return x
 
 
-def _embedding(space, x: np.ndarray) -> Embedding:
+def _embedding(space: Space, x: np.ndarray) -> Embedding:
     if len(x) < 2:
         return Embedding(x, float("inf"), (-1, -1), space)
     i, j = _pairs(len(x))
@@ -108,7 +105,7 @@ def _embedding(space, x: np.ndarray) -> Embedding:
     return Embedding(x, float(d[at]), (int(i[at]), int(j[at])), space)
 
 
-def check_admissible(points, space, r0: float = 0.0) -> Embedding:
+def check_admissible(points, space: Space, r0: float = 0.0) -> Embedding:
     """Validate a user embedding: on ``space``, injective, pairwise distances ``> r0``.
 
     Returns the :class:`Embedding`; raises :class:`NotAdmissibleError` naming the closest
@@ -144,7 +141,7 @@ _POLISH_SIZE = 600
 
 
 # -- stage 1: repulsion ----------------------------------------------------------------------
-def _repel(space, x: np.ndarray) -> np.ndarray:
+def _repel(space: Space, x: np.ndarray) -> np.ndarray:
     """Riesz-energy descent for a batch of configurations ``x`` of shape ``(R, N, *amb)``."""
     r, n = x.shape[:2]
     flat_shape = (r, n, -1)
@@ -167,7 +164,7 @@ def _repel(space, x: np.ndarray) -> np.ndarray:
 
 
 # -- stage 2: max-min polish by sequential linear programming ------------------------------
-def _polish(space, x: np.ndarray, *, max_iter: int = 200) -> np.ndarray:
+def _polish(space: Space, x: np.ndarray, *, max_iter: int = 200) -> np.ndarray:
     n, dim = len(x), space.dim
     i, j = _pairs(n)
     d = space._dist(x[i], x[j])
@@ -216,7 +213,7 @@ def _polish(space, x: np.ndarray, *, max_iter: int = 200) -> np.ndarray:
     return x
 
 
-def admissible_embedding(space, n_points: int, *, r0: float | None = None, rng=None) -> Embedding:
+def admissible_embedding(space: Space, n_points: int, *, r0: float | None = None, rng=None) -> Embedding:
     r"""Spread ``n_points`` points on ``space`` as far apart as possible.
 
     Returns an :class:`Embedding` whose ``separation`` (least pairwise geodesic distance) is

@@ -7,19 +7,10 @@ from functools import cached_property
 
 import numpy as np
 
-from ._checks import (
-    as_count,
-    as_dimension,
-    as_generator,
-    as_points,
-    as_shaped,
-    as_tangent,
-    as_tolerance,
-    batch_shape,
-    check_finite,
-    first_false,
-)
+from ._checks import as_points, as_shaped, as_tangent, batch_shape, check_finite, first_false
+from .validation import as_count, as_dimension, as_generator, as_tolerance
 from .errors import CutLocusError, ParameterError
+from .space import Space
 
 __all__ = ["Grassmannian", "CUT_LOCUS_TOL"]
 
@@ -40,7 +31,7 @@ def _mT(a: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Grassmannian:
+class Grassmannian(Space):
     r"""The Grassmannian ``Gr(k, n)``: rank-``k`` orthogonal projectors ``P`` on ``R^n``.
 
     Argument order ``Grassmannian(n, k)`` follows geomstats. Distance is
@@ -72,6 +63,7 @@ class Grassmannian:
     n: int
     k: int
     atol: float = field(default=1e-8, kw_only=True)
+    model = "projector"
 
     def __post_init__(self):
         object.__setattr__(self, "n", as_dimension(self.n, "n", 2))
@@ -130,6 +122,10 @@ class Grassmannian:
         """Orthonormal bases ``U`` (``n×k``) of the range and ``U⊥`` (``n×(n−k)``) of the kernel."""
         _, vecs = np.linalg.eigh(_sym(p))
         return vecs[..., -self.k:], vecs[..., : -self.k]
+
+    def _project(self, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        u, _ = self._bases(x)
+        return np.matmul(u, _mT(u), out=out)
 
     # -- membership ------------------------------------------------------------------------
     def check_points(self, x, name: str = "x") -> np.ndarray:
@@ -324,3 +320,88 @@ class Grassmannian:
         outer = np.einsum("...ai,...bj->...ijab", uperp, u)
         basis = outer + _mT(outer)
         return basis.reshape(basis.shape[:-4] + (self.dim, self.n, self.n))
+
+    # -- structure of the contract (manifolds.Space) ---------------------------------------
+    def frame(self, x: np.ndarray):
+        """Bases ``(U, U⊥)`` of the range and kernel, shapes ``(..., n, k)`` and
+        ``(..., n, n − k)``, from ``eigh`` of the symmetric part (:meth:`Space.frame`).
+
+        Examples
+        --------
+        >>> u, uperp = Grassmannian(4, 2).frame(np.diag([1.0, 1, 0, 0]))
+        >>> u.shape, uperp.shape
+        ((4, 2), (4, 2))
+        """
+        return self._bases(np.asarray(x, dtype=float))
+
+    @property
+    def embedding_dim(self) -> int:
+        """``n (n + 1) / 2``: projectors lie in the symmetric ``n×n`` matrices
+        (:attr:`Space.embedding_dim`).
+
+        Examples
+        --------
+        >>> Grassmannian(3, 1).embedding_dim
+        6
+        """
+        return self.n * (self.n + 1) // 2
+
+    def embed(self, x: np.ndarray) -> np.ndarray:
+        """The upper triangle, off-diagonal entries times ``√2``, shape ``(..., n(n+1)/2)``:
+        Euclidean distance of the result is ``|P − Q|_F`` (:meth:`Space.embed`).
+
+        Examples
+        --------
+        >>> Grassmannian(2, 1).embed(np.eye(2)).tolist()
+        [1.0, 0.0, 1.0]
+        """
+        iu = np.triu_indices(self.n)
+        scale = np.where(iu[0] == iu[1], 1.0, np.sqrt(2.0))
+        return np.asarray(x, dtype=float)[..., iu[0], iu[1]] * scale
+
+    def embedding_radius(self, r: float) -> float:
+        """``√2 r`` plus ``n (4 atol + 1e-12)`` (:meth:`Space.embedding_radius`).
+
+        Examples
+        --------
+        >>> bool(Grassmannian(4, 2).embedding_radius(0.5) > np.sqrt(2) * 0.5)
+        True
+        """
+        return float(np.sqrt(2.0) * r + (4.0 * self.atol + 1e-12) * self.n)
+
+    def ambient_projection(self, z: np.ndarray) -> np.ndarray:
+        """The symmetric part ``(Z + Zᵀ) / 2`` (:meth:`Space.ambient_projection`).
+
+        Examples
+        --------
+        >>> Grassmannian(2, 1).ambient_projection(np.array([[1.0, 2.0], [0.0, 1.0]])).tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+        """
+        z = np.asarray(z, dtype=float)
+        return 0.5 * (z + _mT(z))
+
+    def act(self, g: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """``g Z gᵀ`` (:meth:`Space.act`).
+
+        Examples
+        --------
+        >>> swap = np.array([[0.0, 1.0], [1.0, 0.0]])
+        >>> Grassmannian(2, 1).act(swap, np.diag([1.0, 0.0])).tolist()
+        [[0.0, 0.0], [0.0, 1.0]]
+        """
+        g = np.asarray(g)
+        return g @ np.asarray(z) @ g.T
+
+    def conventions(self) -> dict:
+        """Point model, distance and metric in words (:meth:`Space.conventions`).
+
+        Examples
+        --------
+        >>> Grassmannian(4, 2).conventions()["point_model"]
+        'rank-2 projectors 4x4'
+        """
+        return {
+            "point_model": f"rank-{self.k} projectors {self.n}x{self.n}",
+            "distance": "sqrt(sum theta_i^2), principal angles",
+            "metric": "1/2 tr(u^T v) (geomstats: tr, distances x sqrt 2)",
+        }

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import as_dimension, as_float_array, as_points, check_finite, first_false
+from ._checks import as_float_array, as_points, check_finite, first_false
+from .validation import as_dimension
 from .errors import NotOnManifoldError, ShapeError
 from .grassmannian import Grassmannian
 
@@ -44,6 +45,20 @@ class ProjectiveSpace(Grassmannian):
     @property
     def name(self) -> str:
         return f"ProjectiveSpace({self.n - 1})"
+
+    def conventions(self) -> dict:
+        """Point model, distance and metric in words (:meth:`Space.conventions`).
+
+        Examples
+        --------
+        >>> ProjectiveSpace(2).conventions()["distance"]
+        'principal angle arccos|<x,y>|'
+        """
+        return {
+            "point_model": f"rank-1 projectors {self.n}x{self.n}",
+            "distance": "principal angle arccos|<x,y>|",
+            "metric": "1/2 tr(u^T v) (geomstats: tr, distances x sqrt 2)",
+        }
 
     def from_vectors(self, vectors) -> np.ndarray:
         """Projectors ``x xᵀ / |x|²`` of non-zero vectors, shape ``(..., d + 1, d + 1)``."""

@@ -1,6 +1,6 @@
 """Command-line spellings of the spaces: ``sphere:D``, ``projective:D``, ``grassmannian:N,K``.
 
-They mirror the constructors (DESIGN.md §2): ``sphere:2`` is ``Sphere(2)`` (``S^2 ⊂ R^3``),
+They mirror the constructors (docs/conventions.md#spaces-and-metrics): ``sphere:2`` is ``Sphere(2)`` (``S^2 ⊂ R^3``),
 ``grassmannian:4,2`` is ``Grassmannian(4, 2)`` (``Gr(2, 4)``).
 """
 

@@ -8,18 +8,16 @@ from functools import cached_property
 import numpy as np
 
 from ._checks import (
-    as_count,
-    as_dimension,
-    as_generator,
     as_shaped,
-    as_tolerance,
     batch_shape,
     check_finite,
     check_membership,
     check_tangency,
     first_false,
 )
+from .validation import as_count, as_dimension, as_generator, as_tolerance
 from .errors import CutLocusError, NotOnManifoldError
+from .space import Space
 
 __all__ = ["Sphere"]
 
@@ -32,7 +30,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Sphere:
+class Sphere(Space):
     r"""The sphere ``S^d = {x ∈ R^{d+1} : |x| = 1}`` with the round metric.
 
     Distance is the angle ``d(x, y) = atan2(|x ∧ y|, ⟨x, y⟩)``; the injectivity radius is
@@ -60,6 +58,7 @@ class Sphere:
 
     dim: int
     atol: float = field(default=1e-8, kw_only=True)
+    model = "sphere"
 
     def __post_init__(self):
         object.__setattr__(self, "dim", as_dimension(self.dim, "dim", 1))
@@ -89,6 +88,18 @@ class Sphere:
     # -- validation that keeps the inner products it computes ------------------------------
     def _deviation(self, x: np.ndarray) -> np.ndarray:
         return np.abs(np.sqrt(_dot(x, x)) - 1.0)
+
+    @staticmethod
+    def _project_tangent(v: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return v - (_dot(v, x) / _dot(x, x))[..., None] * x
+
+    @staticmethod
+    def _tangent_deviation(v: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return np.abs(_dot(v, x)) / np.maximum(1.0, np.sqrt(_dot(v, v)))
+
+    @staticmethod
+    def _project(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        return np.multiply(x, (1.0 / np.sqrt(_dot(x, x)))[..., None], out=out)
 
     def _points(self, x, name: str):
         """Validated points and their squared norms (reused by the geometry)."""
@@ -309,3 +320,79 @@ class Sphere:
         eye = np.eye(self.dim + 1)
         house = eye - 2.0 * w[..., :, None] * w[..., None, :] / _dot(w, w)[..., None, None]
         return house[..., 1:, :]
+
+    # -- structure of the contract (manifolds.Space) ---------------------------------------
+    def frame(self, x: np.ndarray) -> None:
+        """``None``: a point of the sphere is a vector, not a subspace (:meth:`Space.frame`).
+
+        Examples
+        --------
+        >>> Sphere(2).frame([0.0, 0.0, 1.0]) is None
+        True
+        """
+        return None
+
+    @property
+    def embedding_dim(self) -> int:
+        """``d + 1``: ``S^d ⊂ R^{d+1}`` (:attr:`Space.embedding_dim`).
+
+        Examples
+        --------
+        >>> Sphere(2).embedding_dim
+        3
+        """
+        return self.dim + 1
+
+    def embed(self, x: np.ndarray) -> np.ndarray:
+        """The points themselves, shape ``(..., d + 1)`` (:meth:`Space.embed`).
+
+        Examples
+        --------
+        >>> Sphere(1).embed([0.6, 0.8]).tolist()
+        [0.6, 0.8]
+        """
+        return np.asarray(x, dtype=float)
+
+    def embedding_radius(self, r: float) -> float:
+        """The chord ``2 sin(r/2)`` plus ``4 atol + 1e-12`` (:meth:`Space.embedding_radius`).
+
+        Examples
+        --------
+        >>> bool(Sphere(2).embedding_radius(1.0) > 2 * np.sin(0.5))
+        True
+        """
+        return float(2.0 * np.sin(r / 2.0) + 4.0 * self.atol + 1e-12)
+
+    def ambient_projection(self, z: np.ndarray) -> np.ndarray:
+        """The identity: the sphere spans ``R^{d+1}`` (:meth:`Space.ambient_projection`).
+
+        Examples
+        --------
+        >>> Sphere(1).ambient_projection([2.0, 0.0]).tolist()
+        [2.0, 0.0]
+        """
+        return np.asarray(z, dtype=float)
+
+    def act(self, g: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """``g z`` on vectors ``z (..., d + 1)`` (:meth:`Space.act`).
+
+        Examples
+        --------
+        >>> Sphere(1).act(np.array([[0.0, 1.0], [1.0, 0.0]]), [1.0, 0.0]).tolist()
+        [0.0, 1.0]
+        """
+        return np.asarray(z) @ np.asarray(g).T
+
+    def conventions(self) -> dict:
+        """Point model, distance and metric in words (:meth:`Space.conventions`).
+
+        Examples
+        --------
+        >>> Sphere(2).conventions()
+        {'point_model': 'unit vectors in R^3', 'distance': 'angle atan2(|x^y|, <x,y>)', 'metric': '<u,v> (Euclidean)'}
+        """
+        return {
+            "point_model": f"unit vectors in R^{self.dim + 1}",
+            "distance": "angle atan2(|x^y|, <x,y>)",
+            "metric": "<u,v> (Euclidean)",
+        }

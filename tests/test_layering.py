@@ -1,5 +1,12 @@
-"""The package layering of DESIGN.md §6: manifolds imports neither laws nor theorem; laws does
-not import theorem. Checked on the source (every import statement) and at run time."""
+"""The package layering of docs/conventions.md#architecture, checked on the source (every
+import statement, relative ones resolved) and, for the top-level packages, at run time:
+
+* manifolds imports neither laws nor theorem; laws does not import theorem;
+* theorem.digraphs, theorem.invariants and theorem.sat import no geometry (neither laws nor
+  manifolds, except its argument checks, manifolds.validation) and neither covers nor cli;
+* theorem.covers imports no cli;
+* nothing outside manifolds calls a private method of a space.
+"""
 
 import ast
 import subprocess
@@ -10,18 +17,75 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: What each package (or sub-package) may not import, and the exceptions.
+RULES = {
+    "manifolds": ({"laws", "theorem"}, set()),
+    "laws": ({"theorem"}, set()),
+    "theorem.digraphs": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing"},
+                         {"manifolds.validation"}),
+    "theorem.invariants": ({"laws", "manifolds", "theorem.covers", "theorem.cli",
+                            "theorem.drawing"}, {"manifolds.validation"}),
+    "theorem.sat": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
+                     "theorem.invariants"}, {"manifolds.validation"}),
+    "theorem.covers": ({"theorem.cli"}, set()),
+}
 
-@pytest.mark.parametrize("package,forbidden", [("manifolds", {"laws", "theorem"}), ("laws", {"theorem"})])
-def test_no_upward_imports(package, forbidden):
-    for path in (ROOT / package).glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
-    code = f"import sys, {package}; print(sorted(m for m in {sorted(forbidden)!r} if m in sys.modules))"
+
+def _modules(package: str):
+    """``(module name, path)`` of every module of ``package``, sub-packages included."""
+    folder = ROOT / package.replace(".", "/")
+    for path in sorted(folder.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        yield ".".join(parts[:-1] if parts[-1] == "__init__" else parts), path
+
+
+def _imports(module: str, path: Path):
+    """Every module ``module`` imports, as absolute names (``from . import x`` gives
+    ``package.x``)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[:len(base) - node.level + 1] if node.level else []
+            prefix = ".".join(base + ([node.module] if node.module else []))
+            yield from (f"{prefix}.{a.name}" for a in node.names)
+
+
+def _inside(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+@pytest.mark.parametrize("package", sorted(RULES))
+def test_no_forbidden_imports(package):
+    forbidden, allowed = RULES[package]
+    for module, path in _modules(package):
+        for name in _imports(module, path):
+            if any(_inside(name, a) for a in allowed):
+                continue
+            bad = [f for f in forbidden if _inside(name, f)]
+            assert not bad, f"{module} imports {name}"
+
+
+@pytest.mark.parametrize("package,forbidden", [("manifolds", ["laws", "theorem"]), ("laws", ["theorem"])])
+def test_no_upward_imports_at_run_time(package, forbidden):
+    code = f"import sys, {package}; print(sorted(m for m in {forbidden!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def _private_space_calls(path: Path):
+    """``obj._method(...)`` calls where ``obj`` names a space (``space``, ``self.space``, …)."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr.startswith("_") and not node.func.attr.startswith("__")):
+            owner = ast.unparse(node.func.value)
+            if owner.split(".")[-1] in {"space", "sp", "manifold"}:
+                yield f"{path.relative_to(ROOT)}:{node.lineno}: {owner}.{node.func.attr}"
+
+
+@pytest.mark.parametrize("package", ["laws", "theorem"])
+def test_no_private_method_of_a_space_outside_manifolds(package):
+    calls = [c for _, path in _modules(package) for c in _private_space_calls(path)]
+    assert not calls, calls

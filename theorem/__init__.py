@@ -5,12 +5,35 @@ random hub model, the invariants ``b``, ``χ_hub`` and ``χ'`` with witnesses an
 and their Pareto front; part (i) of the Main Theorem (:func:`universal_law`,
 :class:`UniversalFamily`, :func:`one_function_cover`) and part (ii) (:func:`density_cover`,
 :func:`density_cover_for`) with their verification (:func:`verify_density_cover`); the
-command line. Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
+command line. Sub-packages: :mod:`.digraphs`, :mod:`.invariants` and :mod:`.sat` (the
+combinatorics, no geometry), :mod:`.covers` (the Main Theorem on the spaces), :mod:`.cli`.
+Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
 """
 
-from .density_cover import DensityCover, density_cover, density_cover_for, partition_cover, product_cover
-from .digraph import AttentionDigraph
-from .edge_coloring import chromatic_index, validate_edge_coloring
+from .covers import (
+    DensityCover,
+    UniversalFamily,
+    VerificationReport,
+    density_cover,
+    density_cover_for,
+    one_function_cover,
+    partition_cover,
+    product_cover,
+    universal_law,
+    verify_density_cover,
+)
+from .digraphs import (
+    AttentionDigraph,
+    HubExtension,
+    block_local,
+    complete_bipartite,
+    complete_digraph,
+    directed_cycle,
+    random_hub_extension,
+    sliding_window,
+    strided,
+    transitive_tournament,
+)
 from .errors import (
     DigraphFormatError,
     InvalidColoringError,
@@ -20,30 +43,26 @@ from .errors import (
     TooManyBicliquesError,
     VertexError,
 )
-from .families import (
-    block_local,
-    complete_bipartite,
-    complete_digraph,
-    directed_cycle,
-    sliding_window,
-    strided,
-    transitive_tournament,
-)
-from .fractional_cover import FractionalCover, fractional_biclique_cover, maximal_bicliques, weighted_fooling_bound
-from .hubs import HubExtension, random_hub_extension
 from .invariants import (
+    Certificate,
+    FractionalCover,
+    InvariantResult,
+    ParetoFront,
+    ParetoPoint,
     biclique_cover_number,
+    chromatic_index,
     fooling_set,
+    fractional_biclique_cover,
     hub_chromatic_index,
+    hub_pareto_front,
     is_fooling_set,
+    maximal_bicliques,
     real_rank,
     sperner_number,
     star_cover,
+    validate_edge_coloring,
+    weighted_fooling_bound,
 )
-from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
-from .results import Certificate, InvariantResult
-from .universal import UniversalFamily, one_function_cover, universal_law
-from .verification import VerificationReport, verify_density_cover
 
 __all__ = [
     "AttentionDigraph",

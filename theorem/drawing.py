@@ -7,8 +7,8 @@ import numpy as np
 
 from laws.drawing import finish_figure, require_pyplot
 
-from .digraph import AttentionDigraph
-from .hubs import HubExtension
+from .digraphs.digraph import AttentionDigraph
+from .digraphs.hubs import HubExtension
 
 __all__ = ["draw_hub_extension", "draw_density_cover"]
 

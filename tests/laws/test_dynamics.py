@@ -235,3 +235,15 @@ def test_any_callable_velocity_against_the_exact_rotation():
     assert np.abs(traj.final - x0 @ expm(2.0 * a).T).max() < 1e-9
     with pytest.raises(TypeError, match="space"):
         integrate(lambda x: x, x0, t_final=1.0, dt=0.1)
+
+
+def test_token_dim_and_the_dynamics_subpackage():
+    import laws
+    from laws.dynamics import METHODS, LawDynamics as NewLawDynamics, integrate as new_integrate
+
+    assert laws.MAX_EXPONENT == 700.0
+    assert NewLawDynamics is LawDynamics and new_integrate is integrate
+    assert sorted(METHODS) == ["euler", "heun", "rk4"]
+    sa = SelfAttention(1.0, Q=np.eye(4))
+    assert sa.token_dim == 4 and sa.space.dim == 3
+    assert SelfAttention(1.0).token_dim is None

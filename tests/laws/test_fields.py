@@ -49,7 +49,10 @@ def test_field_is_tangent_and_realizes_v0(space, rng):
     assert np.allclose(family.field(v0, y[0]), v0, atol=1e-14)         # θ = v0 realizes v0
     v = family.field(v0, y)
     space.check_tangent(v, y)                                          # raises if not tangent
-    assert family.dim == (space.dim + 1 if isinstance(space, Sphere) else space.n * (space.n + 1) // 2)
+    expected = space.dim + 1 if isinstance(space, Sphere) else space.n * (space.n + 1) // 2
+    assert family.n_parameters == expected
+    with pytest.warns(DeprecationWarning, match="n_parameters"):
+        assert family.dim == expected                                  # deprecated alias
 
 
 @pytest.mark.parametrize("space", SPACES, ids=space_id)

@@ -3,8 +3,8 @@
 import pytest
 
 from theorem.errors import InvalidHubExtensionError
-from theorem.families import transitive_tournament
-from theorem.hubs import HubExtension
+from theorem.digraphs import transitive_tournament
+from theorem.digraphs import HubExtension
 from theorem.invariants import hub_chromatic_index
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -33,9 +33,9 @@ def test_density_cover_heat_maps_and_figures_command(tmp_path):
     from manifolds import Sphere, admissible_embedding
     from laws import BumpKernel
     from theorem.cli import main
-    from theorem.density_cover import density_cover
+    from theorem.covers import density_cover
     from theorem.drawing import draw_density_cover
-    from theorem.families import complete_bipartite
+    from theorem.digraphs import complete_bipartite
 
     s2 = Sphere(2)
     emb = admissible_embedding(s2, 7, rng=0)

@@ -1,0 +1,125 @@
+"""Maximal bicliques, the fractional biclique cover and its weighted-fooling-set bound,
+against brute force, the full LP and exact integer checks."""
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+from scipy.optimize import linprog
+
+from theorem.digraphs import AttentionDigraph
+from theorem.errors import TheoremError, TooManyBicliquesError
+from theorem.digraphs import complete_digraph, directed_cycle, transitive_tournament
+from theorem.invariants.fractional_cover import (
+    fractional_biclique_cover,
+    maximal_bicliques,
+    weighted_fooling_bound,
+)
+from theorem.digraphs import random_hub_extension
+
+from .test_invariants import brute_b, digraphs_up_to_isomorphism
+
+
+def brute_maximal_bicliques(g):
+    m, n = g.adjacency.astype(bool), g.n
+    subsets = [frozenset(s) for r in range(1, n + 1) for s in itertools.combinations(range(n), r)]
+    pairs = [(a, b) for a in subsets for b in subsets if m[np.ix_(sorted(a), sorted(b))].all()]
+    return {(a, b) for a, b in pairs
+            if not any((a <= c and b <= d) and (a, b) != (c, d) for c, d in pairs)}
+
+
+def as_pairs(sources, targets):
+    return {(frozenset(np.flatnonzero(s).tolist()), frozenset(np.flatnonzero(t).tolist()))
+            for s, t in zip(sources, targets)}
+
+
+def full_lp(g):
+    """b* from the LP over every maximal biclique at once (no column generation)."""
+    sources, targets = maximal_bicliques(g)
+    e = g.edges
+    inside = sources[:, e[:, 0]] & targets[:, e[:, 1]]            # [C, E]
+    res = linprog(np.ones(len(sources)), A_ub=-sparse.csr_matrix(inside.T.astype(float)),
+                  b_ub=-np.ones(len(e)), bounds=(0, None), method="highs")
+    return res.fun
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_maximal_bicliques_match_brute_force(n):
+    for g in digraphs_up_to_isomorphism(n):
+        sources, targets = maximal_bicliques(g)
+        assert len(as_pairs(sources, targets)) == len(sources)          # no duplicates
+        assert as_pairs(sources, targets) == brute_maximal_bicliques(g), g.edges.tolist()
+
+
+def test_maximal_bicliques_agree_from_both_sides():
+    """Enumerating the reversed digraph (intersections of in-neighbourhoods) gives the same
+    bicliques with the sides swapped."""
+    g, _ = random_hub_extension(40, 20, 0.5, rng=4)
+    sources, targets = maximal_bicliques(g)
+    back_s, back_t = maximal_bicliques(AttentionDigraph(g.n, g.edges[:, ::-1]))
+    assert len(sources) > 50_000
+    assert as_pairs(sources, targets) == as_pairs(back_t, back_s)
+
+
+def test_too_many_bicliques_is_refused_not_hung():
+    with pytest.raises(TooManyBicliquesError, match="raise the limit"):
+        maximal_bicliques(complete_digraph(24), limit=10_000)
+    with pytest.raises(TooManyBicliquesError, match="out of time"):
+        maximal_bicliques(complete_digraph(30), deadline=time.monotonic() + 0.05)
+    with pytest.raises(TooManyBicliquesError):
+        fractional_biclique_cover(complete_digraph(24), limit=10_000)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_bound_is_below_b_and_exact_on_small_digraphs(n):
+    for g in digraphs_up_to_isomorphism(n):
+        if not g.n_edges:
+            continue
+        f = fractional_biclique_cover(g)
+        assert f.converged and f.value == pytest.approx(full_lp(g), abs=1e-7)
+        assert f.bound <= brute_b(g)
+        # the weights' bound is re-derived exactly, and W by brute force over all bicliques
+        weights = [(a, b, int(w)) for (a, b), w in zip(g.edges.tolist(), f.weights)]
+        heaviest = max(sum(int(w) for a, b, w in weights if a in s and b in t)
+                       for s, t in brute_maximal_bicliques(g))
+        assert weighted_fooling_bound(g, weights) == (f.bound, f.max_weight) == \
+            (f.bound, heaviest)
+        # the fractional cover covers every edge at least once
+        cover = (f.sources[:, g.edges[:, 0]] & f.targets[:, g.edges[:, 1]]).T @ f.x
+        assert (cover >= 1 - 1e-7).all()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 12), hubs=st.integers(1, 7),
+       p=st.floats(0.2, 0.8))
+def test_column_generation_reaches_the_full_lp(seed, n, hubs, p):
+    g, planted = random_hub_extension(n, hubs, p, rng=seed)
+    if not g.n_edges:
+        return
+    f = fractional_biclique_cover(g)
+    assert f.converged and f.value == pytest.approx(full_lp(g), abs=1e-6)
+    assert f.value - 1e-6 <= f.bound <= planted.n_hubs
+    weights = [(a, b, int(w)) for (a, b), w in zip(g.edges.tolist(), f.weights)]
+    assert weighted_fooling_bound(g, weights) == (f.bound, f.max_weight)
+
+
+def test_closed_forms():
+    f = fractional_biclique_cover(directed_cycle(6))       # every biclique is one edge
+    assert f.value == pytest.approx(6) and f.bound == 6
+    f = fractional_biclique_cover(transitive_tournament(3))
+    assert f.value == pytest.approx(2) and f.bound == 2
+
+
+def test_bad_weights_are_refused():
+    t3 = transitive_tournament(3)
+    for bad, match in [([(1, 0, 1)], "edge"), ([(0, 1, -1), (1, 2, 2)], "non-negative"),
+                       ([(0, 1, 0)], "not all zero"), ([(0, 1, 0.5)], "integer"),
+                       ([(0, 7, 1)], "edge")]:
+        with pytest.raises(TheoremError, match=match):
+            weighted_fooling_bound(t3, bad)
+    with pytest.raises(TheoremError, match="no edges"):
+        fractional_biclique_cover(AttentionDigraph(3, []))

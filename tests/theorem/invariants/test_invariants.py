@@ -1,0 +1,312 @@
+"""b and χ_hub: the paper's examples, brute force on every digraph with ≤ 4 vertices (up to
+isomorphism), UNSAT claims re-checked by a second solver, properties on random inputs."""
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from theorem.digraphs import AttentionDigraph
+from theorem.invariants.edge_coloring import chromatic_index
+from theorem.digraphs import (
+    block_local,
+    complete_bipartite,
+    complete_digraph,
+    transitive_tournament,
+)
+from theorem.digraphs import HubExtension, random_hub_extension
+from theorem.invariants.fractional_cover import weighted_fooling_bound
+from theorem.invariants import biclique_cover as biclique_cover_module
+from theorem.invariants import (
+    biclique_cover_number,
+    hub_chromatic_index,
+    is_fooling_set,
+    is_transitive_sequence,
+    real_rank,
+    sperner_number,
+    transitive_sequence,
+)
+from theorem.sat import biclique_cover_cnf, difunctional_cover_cnf
+from theorem.sat import search as sat_search
+
+
+# -- independent references ------------------------------------------------------------------
+def _min_cover(universe, candidates):
+    """Least number of candidate sets whose union is ``universe`` (exhaustive)."""
+    if not universe:
+        return 0
+    for k in itertools.count(1):
+        if any(frozenset().union(*combo) == universe
+               for combo in itertools.combinations(candidates, k)):
+            return k
+
+
+def _maximal(sets):
+    return [s for s in sets if not any(s < t for t in sets)]
+
+
+def brute_b(g):
+    m, n = g.adjacency.astype(bool), g.n
+    subsets = [s for r in range(1, n + 1) for s in itertools.combinations(range(n), r)]
+    bicliques = {frozenset((a, b) for a in A for b in B)
+                 for A in subsets for B in subsets if m[np.ix_(A, B)].all()}
+    return _min_cover(frozenset(map(tuple, g.edges.tolist())), _maximal(list(bicliques)))
+
+
+def is_difunctional(relation):
+    r = set(relation)
+    return all((a, d) in r for (a, b) in r for (c, bb) in r if bb == b for (cc, d) in r if cc == c)
+
+
+def brute_hub(g):
+    edges = list(map(tuple, g.edges.tolist()))
+    relations = [frozenset(s) for r in range(1, len(edges) + 1)
+                 for s in itertools.combinations(edges, r) if is_difunctional(s)]
+    return _min_cover(frozenset(edges), _maximal(relations))
+
+
+@lru_cache(maxsize=None)
+def digraphs_up_to_isomorphism(n):
+    pairs = [(a, b) for a in range(n) for b in range(n) if a != b]
+    perms = list(itertools.permutations(range(n)))
+    seen, out = set(), []
+    for bits in itertools.product((0, 1), repeat=len(pairs)):
+        edges = frozenset(p for p, bit in zip(pairs, bits) if bit)
+        canon = min(tuple(sorted((s[a], s[b]) for a, b in edges)) for s in perms)
+        if canon not in seen:
+            seen.add(canon)
+            out.append(AttentionDigraph(n, sorted(edges)))
+    return out
+
+
+def test_there_are_218_digraphs_on_four_vertices():
+    assert len(digraphs_up_to_isomorphism(4)) == 218
+
+
+def _second_solver_agrees_unsat(g, result):
+    """Re-encode 'one less than the value' and refute it with Glucose 4."""
+    if result.value == 0 or result.certificate.kind not in ("unsat", "transitive-sequence"):
+        return
+    if result.name == "biclique_cover_number":
+        clauses, _ = biclique_cover_cnf(g, result.value - 1)
+    else:
+        clauses, _ = difunctional_cover_cnf(g, result.value - 1)
+    with Solver(name="glucose4", bootstrap_with=clauses) as s:
+        assert s.solve() is False
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_every_small_digraph_against_brute_force(n):
+    for g in digraphs_up_to_isomorphism(n):
+        b, h, c = biclique_cover_number(g), hub_chromatic_index(g), chromatic_index(g)
+        assert b.optimal and h.optimal and c.optimal
+        assert b.value == brute_b(g), g.edges.tolist()
+        assert h.value == brute_hub(g), g.edges.tolist()
+        b.witness.validate(g)
+        h.witness.validate(g)
+        assert h.witness.n_colors == h.value and b.witness.n_hubs == b.value
+        assert h.value <= c.value
+        _second_solver_agrees_unsat(g, b)
+        _second_solver_agrees_unsat(g, h)
+
+
+def test_paper_examples():
+    t3 = transitive_tournament(3)
+    assert (biclique_cover_number(t3).value, hub_chromatic_index(t3).value,
+            chromatic_index(t3).value) == (2, 2, 2)
+    k34 = complete_bipartite(3, 4)
+    assert (biclique_cover_number(k34).value, hub_chromatic_index(k34).value,
+            chromatic_index(k34).value) == (1, 1, 4)
+
+
+def test_complete_digraphs_meet_the_sperner_number():
+    assert [sperner_number(m) for m in (1, 2, 3, 4, 6, 7, 10, 11, 20, 21, 35)] == \
+        [0, 2, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+    for n in range(3, 10):
+        r = biclique_cover_number(complete_digraph(n), time_limit=30)
+        assert r.optimal and r.value == sperner_number(n)
+
+
+def test_lower_bound_certificates_are_checkable():
+    g, _ = random_hub_extension(25, 6, 0.35, rng=4)
+    r = biclique_cover_number(g)
+    if r.certificate.kind == "fooling-set":
+        edges = r.certificate.data["edges"]
+        assert len(edges) == r.lower_bound and is_fooling_set(g, edges)
+    assert not is_fooling_set(transitive_tournament(3), [(0, 1), (0, 2)])
+
+
+def test_real_rank_bounds_neither_way():
+    # b < rank: the complete digraph on 6 vertices has b = σ(6) = 4, rank 6
+    k6 = complete_digraph(6)
+    assert biclique_cover_number(k6).value == 4 < real_rank(k6) == 6
+    # b > rank: rows 1100, 1010, 0101, 0011 (sources 0..3 acting on targets 4..7) have real
+    # rank 3 (r1 + r4 = r2 + r3) but no two edges of different stars share a biclique
+    rows = np.array([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 1]])
+    m = np.zeros((8, 8), dtype=int)
+    m[:4, 4:] = rows
+    g = AttentionDigraph.from_adjacency(m)
+    b = biclique_cover_number(g)
+    assert real_rank(g) == 3 < b.value == brute_b(g) == 4
+
+
+def test_time_limit_returns_bounds_not_a_guess():
+    g, _ = random_hub_extension(40, 20, 0.5, rng=0)
+    r = biclique_cover_number(g, time_limit=1.0)
+    assert r.elapsed < 5.0
+    assert r.lower_bound <= r.value == r.upper_bound
+    assert r.optimal == (r.lower_bound == r.upper_bound)
+    r.witness.validate(g)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 9), hubs=st.integers(1, 5),
+       p=st.floats(0.2, 0.8))
+def test_properties_on_random_hub_digraphs(seed, n, hubs, p):
+    g, planted = random_hub_extension(n, hubs, p, rng=seed)
+    b = biclique_cover_number(g, time_limit=20)
+    h = hub_chromatic_index(g, time_limit=20)
+    c = chromatic_index(g)
+    for r in (b, h, c):
+        assert r.lower_bound <= r.value <= r.upper_bound
+    b.witness.validate(g)
+    h.witness.validate(g)
+    assert b.value <= g.n_edges and b.value <= planted.n_hubs
+    assert h.value <= c.value
+
+
+def test_bad_input():
+    with pytest.raises(TypeError):
+        biclique_cover_number("K3")
+    with pytest.raises(ValueError):
+        hub_chromatic_index(complete_digraph(3), time_limit=0)
+
+
+@pytest.mark.parametrize("g", [transitive_tournament(3), complete_bipartite(2, 3),
+                               complete_digraph(5), transitive_tournament(6), block_local(6, 3),
+                               random_hub_extension(9, 5, 0.5, rng=3)[0]],
+                         ids=["T3", "K23", "K5", "T6", "blocks", "random"])
+def test_pareto_front(g):
+    from theorem.invariants import hub_pareto_front
+    from theorem.sat import colored_cover_cnf
+
+    result = hub_pareto_front(g, time_limit=60)
+    assert result.complete and result.optimal
+    front = result.points
+    b, h = biclique_cover_number(g).value, hub_chromatic_index(g).value
+    assert front[0].colors == h and front[-1].hubs == b
+    for p, q in zip(front, front[1:]):
+        assert p.hubs > q.hubs and p.colors < q.colors
+    for point in front:
+        point.witness.validate(g)
+        assert point.witness.n_hubs == point.hubs and point.witness.n_colors <= point.colors
+        assert point.optimal
+        if point.hubs > b:  # a second solver refutes one hub fewer with these colors
+            clauses, _ = colored_cover_cnf(g, point.hubs - 1, point.colors)
+            with Solver(name="glucose4", bootstrap_with=clauses) as s:
+                assert s.solve() is False
+
+
+def test_pareto_front_reports_an_incomplete_search():
+    from theorem.invariants import hub_pareto_front
+
+    g, _ = random_hub_extension(40, 20, 0.5, rng=0)
+    front = hub_pareto_front(g, time_limit=1.0)
+    assert not front.complete and not front.optimal
+    for point in front.points:
+        point.witness.validate(g)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(5, 8), p=st.floats(0.4, 0.95))
+def test_transitive_sequence_bound_is_confirmed_by_sat(seed, n, p):
+    """Alon's bound χ_hub ≥ ⌈log₂ m⌉, checked without the theorem: Glucose refutes a cover by
+    ⌈log₂ m⌉ − 1 difunctional relations."""
+    gen = np.random.default_rng(seed)
+    adjacency = (gen.random((n, n)) < p).astype(np.uint8)
+    np.fill_diagonal(adjacency, 0)
+    g = AttentionDigraph.from_adjacency(adjacency)
+    sequence = transitive_sequence(g, rng=seed)
+    assert is_transitive_sequence(g, sequence)
+    h = (len(sequence) - 1).bit_length() - 1
+    if h >= 1:
+        clauses, _ = difunctional_cover_cnf(g, h)
+        with Solver(name="glucose4", bootstrap_with=clauses) as s:
+            assert s.solve() is False
+
+
+@pytest.mark.parametrize("family", [complete_digraph, transitive_tournament])
+@pytest.mark.parametrize("n", [17, 24, 32])
+def test_hub_chromatic_index_proved_up_to_32(family, n):
+    g = family(n)
+    r = hub_chromatic_index(g, time_limit=30)
+    assert r.optimal and r.value == (n - 1).bit_length() and r.elapsed < 5
+    r.witness.validate(g)
+    assert r.certificate.kind == "transitive-sequence"
+    assert is_transitive_sequence(g, r.certificate.data["sequence"])
+    assert (len(r.certificate.data["sequence"]) - 1).bit_length() == r.lower_bound
+    assert not is_transitive_sequence(transitive_tournament(3), [2, 1])
+
+
+def test_pareto_front_keeps_a_fewest_hubs_point_when_time_runs_out(monkeypatch):
+    import theorem.invariants.pareto as pareto
+
+    g = complete_digraph(6)
+    monkeypatch.setattr(pareto, "past", lambda deadline: True)      # every descent out of time
+    front = pareto.hub_pareto_front(g)
+    b = biclique_cover_number(g)
+    last = front.points[-1]
+    assert last.hubs == b.value == 4 and not last.optimal and not front.complete
+    last.witness.validate(g)
+    assert front.points[0].colors == 3 and front.points[0].hubs > 4
+    assert all(p.colors < q.colors and p.hubs > q.hubs for p, q in zip(front.points, front.points[1:]))
+
+
+def test_hard_regime_is_proved_by_a_refutation_a_second_solver_confirms():
+    g, planted = random_hub_extension(40, 20, 0.5, rng=6)
+    r = biclique_cover_number(g, time_limit=60)
+    assert r.optimal and r.value == planted.n_hubs == 20
+    data = r.certificate.data
+    assert r.certificate.kind == "unsat" and data["k"] == 19 and data["maximal"]
+    assert len(data["fooling_set"]) >= 17 and is_fooling_set(g, data["fooling_set"])
+    # Glucose refutes the same claim (fooling edges pinned, maximal bicliques, sorted free
+    # ones: sound, see biclique_cover_cnf)
+    clauses, _ = biclique_cover_cnf(g, 19, data["fooling_set"], maximal=True)
+    with Solver(name="glucose4", bootstrap_with=clauses) as s:
+        assert s.solve() is False
+    r.witness.validate(g)
+
+
+def test_weighted_fooling_set_proves_the_planted_hubs_optimal(monkeypatch):
+    """Seed 4 of the hard regime: the local search finds no fooling set above 16, but the
+    fractional cover's duals prove b ≥ 20 = planted hubs. Every SAT call is made to run out
+    of time, so the bound is the LP's alone and the run deterministic."""
+    for module in (biclique_cover_module, sat_search):
+        monkeypatch.setattr(module, "solve_within", lambda *args, **kwargs: (None, None))
+    g, planted = random_hub_extension(40, 20, 0.5, rng=4)
+    r = biclique_cover_number(g)
+    assert r.lower_bound == planted.n_hubs == 20 < r.upper_bound and not r.optimal
+    assert r.certificate.kind == "weighted-fooling-set"
+    weights = r.certificate.data["weights"]
+    assert weighted_fooling_bound(g, weights) == (20, r.certificate.data["max_biclique_weight"])
+    assert 19 < r.certificate.data["fractional_cover"] <= 20
+    r.witness.validate(g)
+
+
+def test_biclique_encoding_options_keep_small_answers():
+    """Maximal bicliques and ordered free bicliques change no answer: brute force agrees on
+    every digraph with 4 vertices, at b (satisfiable) and b - 1 (not)."""
+    for g in digraphs_up_to_isomorphism(4):
+        b = brute_b(g)
+        for k, expected in ((b, True), (b - 1, False)):
+            if k < 0:
+                continue
+            clauses, decode = biclique_cover_cnf(g, k, maximal=True)
+            with Solver(name="cadical195", bootstrap_with=clauses) as s:
+                assert s.solve() is expected, (g.edges.tolist(), k)
+                if expected and k:
+                    HubExtension(decode(s.get_model())).validate(g)

@@ -1,0 +1,32 @@
+"""The ``transformer-dynamics`` command line: one module per command (``spaces``,
+``invariants``, ``verify``, ``figures``, ``simulate``), shared options and output.
+
+Subcommands:
+
+``spaces``
+    The homogeneous spaces with their conventions, and an admissible embedding of
+    ``--n-points`` points on each, checked independently (:func:`manifolds.check_admissible`).
+``invariants``
+    ``b``, ``χ_hub``, ``χ'``, the Pareto front and the real rank of a digraph
+    (``--digraph FILE`` or ``--family NAME --n N [--m M]``), with witnesses and certificates.
+``verify``
+    The Main Theorem, constructed and verified: density covers of the paper's examples and
+    a random hub digraph (or ``--digraph``/``--family``) on S^2, RP^2 and Gr(2,4) (or
+    ``--space``), from a fewest-hubs and a fewest-colors extension, checked at the paper's
+    strength, exactly, and for rank.
+``figures``
+    PNGs of the paper's two examples beside their colored hub extensions, and of the weights
+    of a verified density cover over S^2 (plot extra).
+``simulate``
+    Self-attention dynamics (SA or USA) of ``--tokens`` tokens on ``sphere:D`` for
+    ``--systems`` random starts: clusters over time, the energy, checks, a figure.
+
+With ``--json`` standard output is exactly one JSON object (library version and seed
+included); progress and tables go to standard error or are left out. Exit codes: 0 when
+every check passed (every invariant proved optimal), 1 when a check failed, 2 on bad input,
+3 when the time limit left an invariant unproved (both bounds are reported).
+"""
+
+from .main import main
+
+__all__ = ["main"]

@@ -1,0 +1,109 @@
+"""``transformer-dynamics invariants``: ``b``, ``χ_hub``, ``χ'``, the Pareto front and the real
+rank of a digraph, with witnesses and certificates."""
+
+from __future__ import annotations
+
+import time
+
+from ..errors import TheoremError
+from ..invariants import (
+    biclique_cover_number,
+    chromatic_index,
+    hub_chromatic_index,
+    hub_pareto_front,
+    real_rank,
+)
+from .options import digraph_from
+from .output import library_version, table, write_json
+
+__all__ = ["run"]
+
+
+#: The table lists this many hubs of a witness, and this many vertices of a hub side.
+SHOWN_HUBS = 40
+
+
+SHOWN_VERTICES = 20
+
+
+def _short(vertices: list[int]) -> str:
+    """``vertices`` as a list, cut after :data:`SHOWN_VERTICES` with the count left."""
+    if len(vertices) <= SHOWN_VERTICES:
+        return str(vertices)
+    return str(vertices[:SHOWN_VERTICES])[:-1] + f", ... {len(vertices) - SHOWN_VERTICES} more]"
+
+
+def run(args, out, err) -> int:
+    start = time.monotonic()
+    if not args.time_limit > 0:
+        raise TheoremError(f"--time-limit must be positive seconds, got {args.time_limit}")
+    digraph, planted = digraph_from(args)
+    def share(fraction):
+        """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
+        coloring of χ' a third of what is left, then the Pareto front nine tenths and the
+        real rank the remainder."""
+        return max(fraction * (args.time_limit - (time.monotonic() - start)), 1e-3)
+
+    def progress(what):
+        if not args.json or args.progress:
+            print(f"computing {what} ...", file=err, flush=True)
+
+    results = {}
+    progress("biclique_cover_number")
+    results["biclique_cover_number"] = biclique_cover_number(digraph, time_limit=share(1 / 3))
+    progress("hub_chromatic_index")
+    results["hub_chromatic_index"] = hub_chromatic_index(
+        digraph, time_limit=share(1 / 2), biclique_cover=results["biclique_cover_number"])
+    progress("chromatic_index")
+    results["chromatic_index"] = chromatic_index(digraph, time_limit=share(1 / 3))
+    progress("the Pareto front")
+    front = hub_pareto_front(digraph, time_limit=share(0.9),
+                             biclique_cover=results["biclique_cover_number"],
+                             hub_chromatic=results["hub_chromatic_index"])
+    progress("the real rank")
+    rank = real_rank(digraph, time_limit=share(1.0))
+    optimal = all(r.optimal for r in results.values()) and front.optimal
+
+    def witness(r):
+        return r.witness.tolist() if r.name == "chromatic_index" else r.witness.to_json()
+
+    if args.json:
+        report = {"command": "invariants", "version": library_version(), "seed": args.seed,
+                  "digraph": digraph.to_json(), "real_rank": rank, "optimal": optimal,
+                  "pareto_front": front.pairs(), "pareto_front_complete": front.complete}
+        for name, r in results.items():
+            report[name] = {"value": r.value, "lower_bound": r.lower_bound,
+                            "upper_bound": r.upper_bound, "optimal": r.optimal,
+                            "witness": witness(r), "certificate": r.certificate.kind,
+                            "seconds": round(r.elapsed, 3)}
+        if planted is not None:
+            report["planted_hubs"] = planted.n_hubs
+        write_json(report, out)
+        out.write("\n")
+    else:
+        print(f"transformer-dynamics {library_version()}: invariants of a digraph with "
+              f"{digraph.n} vertices and {digraph.n_edges} edges\n", file=out)
+        print(table(
+            ["invariant", "value", "bounds", "optimal", "how proved", "time"],
+            [[name, str(r.value), f"[{r.lower_bound}, {r.upper_bound}]",
+              "yes" if r.optimal else "NO", r.certificate.statement[:90], f"{r.elapsed:.2f} s"]
+             for name, r in results.items()]), file=out)
+        print(f"\nreal rank of M: {'not computed in time' if rank is None else rank} "
+              "(bounds b neither way)", file=out)
+        if planted is not None:
+            print(f"planted hubs: {planted.n_hubs}", file=out)
+        print("Pareto front (hubs, colors): "
+              + ", ".join(f"({p.hubs}, {p.colors}){'' if p.optimal else '?'}" for p in front.points)
+              + ("" if front.complete else ", ... (time limit: the front may continue)"),
+              file=out)
+        ext = results["hub_chromatic_index"].witness
+        print(f"\ncolored hub extension with {ext.n_colors} colors ({ext.n_hubs} hubs):",
+              file=out)
+        for p, ((a, b), c) in enumerate(zip(ext.hubs[:SHOWN_HUBS], ext.colors)):
+            print(f"  hub {p:>3}  color {c:>2}  sources {_short(a)}  targets {_short(b)}",
+                  file=out)
+        if ext.n_hubs > SHOWN_HUBS:
+            print(f"  ... {ext.n_hubs - SHOWN_HUBS} more hubs (--json lists every hub)", file=out)
+        print(f"\n{'all invariants proved optimal' if optimal else 'TIME LIMIT: bounds only'}",
+              file=out)
+    return 0 if optimal else 3

@@ -1,0 +1,119 @@
+"""The parser and ``main``: one subcommand a module, each parses, calls the library, prints."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from laws import LawError
+from manifolds import ManifoldError
+
+from ..errors import TheoremError
+from . import figures, invariants, simulate, verify
+from . import spaces as spaces_command
+from .options import digraph_arguments, output_arguments
+from .output import library_version
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="transformer-dynamics",
+        description="The geometry of 'On Transformer Dynamics', executable and verified.",
+    )
+    parser.add_argument("--version", action="version",
+                        version=f"transformer-dynamics {library_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    spaces = sub.add_parser(
+        "spaces", help="the homogeneous spaces, their conventions and admissible embeddings",
+        description="Print each space's conventions and an admissible embedding of "
+                    "--n-points points on it, independently checked.")
+    spaces.add_argument("--space", action="append", metavar="SPACE",
+                        help="sphere:D, projective:D or grassmannian:N,K (repeatable; default: "
+                             + ", ".join(spaces_command.DEFAULT_SPACES) + ")")
+    spaces.add_argument("--n-points", type=int, default=12, metavar="N",
+                        help="points per embedding (default 12)")
+    spaces.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    output_arguments(spaces)
+    spaces.set_defaults(run=spaces_command.run)
+
+    inv = sub.add_parser(
+        "invariants", help="b, hub-chromatic index, chromatic index, Pareto front of a digraph",
+        description="Exact invariants of an attention digraph with witnesses and certificates.")
+    digraph_arguments(inv, required=True)
+    inv.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    inv.add_argument("--time-limit", type=float, metavar="S", default=120.0,
+                     help="wall-clock budget of the whole command, seconds (default 120: "
+                          "the command never hangs; unproved bounds exit with code 3)")
+    output_arguments(inv)
+    inv.set_defaults(run=invariants.run)
+
+    ver = sub.add_parser(
+        "verify", help="the Main Theorem: density covers built and verified (the main job)",
+        description="Build density covers from fewest-hubs and fewest-colors extensions and "
+                    "verify them at the paper's strength, exactly, and for rank. Without "
+                    "arguments: the paper's two examples and a random hub digraph on S^2, RP^2 "
+                    "and Gr(2,4).")
+    digraph_arguments(ver, required=False)
+    ver.add_argument("--space", action="append", metavar="SPACE",
+                     help="sphere:D, projective:D or grassmannian:N,K (repeatable; default: "
+                          + ", ".join(verify.SUITE_SPACES) + ")")
+    ver.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ver.add_argument("--time-limit", type=float, metavar="S", default=120.0,
+                     help="wall-clock budget of the whole command, seconds (default 120); the "
+                          "invariant solves get a third of each digraph's share, and an extension "
+                          "not proved fewest is still verified; covers left when it runs out are "
+                          "reported and the exit code is 3")
+    output_arguments(ver)
+    ver.set_defaults(run=verify.run)
+
+    fig = sub.add_parser(
+        "figures", help="PNGs of the paper's examples and of a density cover (plot extra)",
+        description="Write the paper's two examples beside their colored hub extensions and "
+                    "heat maps of a verified density cover's weights over S^2.")
+    fig.add_argument("--out", required=True, metavar="DIR", help="folder for the PNGs")
+    fig.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    fig.set_defaults(run=figures.run)
+
+    sim = sub.add_parser(
+        "simulate", help="self-attention dynamics on a sphere: clusters over time",
+        description="Integrate SA or USA (Q = K = V = I) from random starts and report the "
+                    "clusters over time, the energy E_beta and the checks.")
+    sim.add_argument("--space", default="sphere:2", help="sphere:D (default sphere:2)")
+    sim.add_argument("--tokens", type=int, default=32, metavar="N", help="tokens (default 32)")
+    sim.add_argument("--beta", type=float, default=1.0, help="inverse temperature (default 1)")
+    sim.add_argument("--normalization", choices=["softmax", "mean"], default="softmax",
+                     help="SA (softmax, default) or USA (mean)")
+    sim.add_argument("--clock", choices=["physical", "rescaled"], default="physical",
+                     help="USA only: rescaled time s = e^beta t (needed past beta = 700)")
+    sim.add_argument("--t-final", type=float, default=20.0, metavar="T", help="horizon (default 20)")
+    sim.add_argument("--dt", type=float, default=0.05, help="step (default 0.05)")
+    sim.add_argument("--method", choices=["euler", "heun", "rk4"], default="rk4")
+    sim.add_argument("--record-every", type=int, default=5, metavar="K",
+                     help="record every K steps (default 5)")
+    sim.add_argument("--systems", type=int, default=8, metavar="B",
+                     help="independent random starts (default 8)")
+    sim.add_argument("--threshold", type=float, default=0.1,
+                     help="cluster linkage distance, radians (default 0.1)")
+    sim.add_argument("--eps", type=float, default=1e-3,
+                     help="collapse: every inner product >= 1 - eps (default 1e-3)")
+    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument("--plot", metavar="FILE", help="write the clustering figure (plot extra)")
+    output_arguments(sim)
+    sim.set_defaults(run=simulate.run)
+    return parser
+
+
+def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
+    """Run the command line; returns the exit code (0 all checks passed, 1 a check failed,
+    2 bad input, 3 time limit reached with an invariant unproved)."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args, out, err)
+    except (ManifoldError, TheoremError, LawError, TypeError, OSError, ImportError) as exc:
+        print(f"transformer-dynamics: error: {exc}", file=err)
+        return 2

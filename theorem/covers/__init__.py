@@ -1,0 +1,20 @@
+"""The Main Theorem built and checked: part (i), the universal family (:mod:`.universal`);
+part (ii), density covers from colored hub extensions (:mod:`.density_cover`); and their
+verification at the paper's strength, exactly, and for rank (:mod:`.verification`)."""
+
+from .density_covers import DensityCover, density_cover, density_cover_for, partition_cover, product_cover
+from .universal import UniversalFamily, one_function_cover, universal_law
+from .verification import VerificationReport, verify_density_cover
+
+__all__ = [
+    "universal_law",
+    "UniversalFamily",
+    "one_function_cover",
+    "DensityCover",
+    "density_cover",
+    "density_cover_for",
+    "partition_cover",
+    "product_cover",
+    "verify_density_cover",
+    "VerificationReport",
+]

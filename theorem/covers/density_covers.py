@@ -1,0 +1,311 @@
+r"""Part (ii) of the Main Theorem: density covers from colored hub extensions.
+
+docs/conventions.md#main-theorem. Given a digraph, a colored hub extension with ``n`` hubs and ``h`` colors, an
+embedding ``α`` admissible for the kernel radius (pairwise distances ``r0 > r``) and a bump
+kernel, color ``j`` gets the finite-rank weight
+
+``β_j(x, y) = ⟨φ_j(x), ψ_j(y)⟩``,  ``φ_j(x)_p = Σ_{a∈A_p} κ(x, α(a))``,  ``ψ_j(y)_p = Σ_{b∈B_p} κ(y, α(b))``
+
+over the hubs ``p`` of color ``j`` (``n_j`` features), and the law ``u_j = β_j a_θ``. With
+disjoint balls (``2r ≤ r0``) and a valid coloring, ``β_j`` equals ``1`` at the images of the
+color-``j`` edges and ``0`` at every other vertex pair, lies in ``[0, 1]``, and has a strict
+local maximum at each of its edges; :func:`verify_density_cover` checks all of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from laws import BumpKernel, FiniteRankWeight, InteractionLaw, IsotropicFamily, KernelSum, ZeroSetError
+from manifolds import Embedding, NotAdmissibleError, ShapeError, admissible_embedding, as_generator, check_admissible
+
+from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.hubs import HubExtension
+from ..errors import InvalidColoringError, InvalidHubExtensionError
+from ..invariants.pareto import hub_pareto_front
+
+__all__ = ["DensityCover", "density_cover", "density_cover_for", "partition_cover", "product_cover"]
+
+
+@dataclass(frozen=True, eq=False)
+class DensityCover:
+    """Finite-rank weights ``β_j`` (one per color) and laws ``u_j = β_j a_θ`` covering a digraph.
+
+    Attributes
+    ----------
+    digraph : AttentionDigraph
+    extension : HubExtension or None
+        The colored hub extension it was built from (``None`` for a control).
+    points : ndarray ``(N, *point_shape)``
+        The embedding ``α``.
+    kernel : BumpKernel
+    weights, laws : tuple
+        ``β_j`` and ``u_j`` per color ``j``.
+    claims : tuple of ndarray
+        ``(E_j, 2)`` edges of each weight (the edges its hubs cover).
+    ranks : tuple of int
+        ``n_j``, hubs of color ``j`` (the rank each weight must have).
+    theta : ndarray
+        The parameter of the unit field (one for all colors).
+    r0 : float
+        The embedding's separation: it is admissible for every kernel radius below it.
+    label : str
+        What was built (``"colored hub extension"``, or a control's name).
+    info : dict
+        How it was built (invariants proved or not, radius choice, times).
+    """
+
+    digraph: AttentionDigraph
+    extension: HubExtension | None
+    points: np.ndarray
+    kernel: BumpKernel
+    weights: tuple
+    laws: tuple
+    claims: tuple
+    ranks: tuple
+    theta: np.ndarray
+    r0: float
+    label: str = "colored hub extension"
+    info: dict = field(default_factory=dict)
+
+    @property
+    def space(self):
+        return self.kernel.space
+
+    @property
+    def radius(self) -> float:
+        return self.kernel.radius
+
+    @property
+    def disjoint_balls(self) -> bool:
+        """``2r ≤ r0``: the balls around embedded vertices are disjoint (the exact statements)."""
+        return 2 * self.radius <= self.r0
+
+    @property
+    def n_hubs(self) -> int:
+        return int(sum(self.ranks))
+
+    @property
+    def n_colors(self) -> int:
+        return len(self.weights)
+
+
+def _embedding(digraph: AttentionDigraph, embedding, kernel: BumpKernel) -> Embedding:
+    space = kernel.space
+    points = embedding.points if isinstance(embedding, Embedding) else embedding
+    points = space.check_points(points, "embedding")
+    if points.ndim != len(space.ambient_shape) + 1 or len(points) != digraph.n:
+        raise ShapeError(f"the embedding has shape {points.shape}; give one point of "
+                         f"{space.name} per vertex ({digraph.n})")
+    try:
+        return check_admissible(points, space, r0=kernel.radius)
+    except NotAdmissibleError as exc:
+        raise NotAdmissibleError(
+            f"{exc}; the kernel radius r = {kernel.radius:g} needs an embedding admissible for "
+            "some r0 > r (pairwise distances above r): lower the radius or spread the points"
+        ) from None
+
+
+def _theta(space, points: np.ndarray, radius: float, rng) -> np.ndarray:
+    """One ``θ`` whose zero set is farther than ``radius`` from every embedded point; tries a
+    few base points and directions before giving up."""
+    family = IsotropicFamily(space)
+    gen = as_generator(rng)
+    last = None
+    for i in range(8):
+        y0 = points[i % len(points)]
+        basis = space.tangent_basis(y0)
+        v0 = np.tensordot(gen.standard_normal(space.dim), basis, axes=1)
+        try:
+            return family.theta_for(v0, y0, avoid=points, radius=radius, rng=gen)
+        except ZeroSetError as exc:
+            last = exc
+    raise ZeroSetError(f"{last} (8 base points and directions tried)")
+
+
+def _build(digraph, ext_sides, points, kernel, theta, r0, ext, label, info):
+    """Weights, laws and claims from per-weight hub sides ``[(A_list, B_list), ...]``."""
+    n = digraph.n
+    field_ = IsotropicFamily(kernel.space).at(theta)
+    weights, laws, claims, ranks = [], [], [], []
+    for sources, targets in ext_sides:
+        a = np.zeros((n, len(sources)))
+        b = np.zeros((n, len(targets)))
+        for p, (src, tgt) in enumerate(zip(sources, targets)):
+            a[sorted(src), p] = 1.0
+            b[sorted(tgt), p] = 1.0
+        beta = FiniteRankWeight(KernelSum(kernel, points, weights=a), KernelSum(kernel, points, weights=b))
+        weights.append(beta)
+        laws.append(InteractionLaw(beta, field_))
+        claims.append(np.argwhere(a @ b.T > 0))
+        ranks.append(len(sources))
+    return DensityCover(digraph, ext, points, kernel, tuple(weights), tuple(laws), tuple(claims),
+                        tuple(ranks), theta, r0, label, info)
+
+
+def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding, kernel: BumpKernel,
+                  *, rng=None, theta=None, validate: bool = True) -> DensityCover:
+    r"""The density cover of part (ii): one finite-rank weight and law per color.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    extension : HubExtension
+        A *colored* hub extension of ``digraph`` (checked: axiom 1 exactly, the coloring).
+    embedding : Embedding or array ``(N, *point_shape)``
+        Must be admissible for the kernel radius: pairwise distances ``> r`` (else
+        :class:`NotAdmissibleError`). The exact statements need ``2r ≤ r0``
+        (:attr:`DensityCover.disjoint_balls`), which is recorded, not required.
+    kernel : BumpKernel
+    rng : optional
+        For the choice of ``θ`` (one for all colors: its zero set is kept farther than ``r``
+        from every embedded vertex, so every ``a_θ`` is defined on every ball).
+    theta : array, optional
+        Reuse a parameter (checked: its zero set must be farther than ``r`` from every
+        embedded vertex, else :class:`laws.ZeroSetError`).
+    validate : bool
+        ``False`` builds the cover from an invalid coloring anyway — only for negative
+        controls: the verification then fails exactness and names the edge.
+
+    Examples
+    --------
+    >>> from manifolds import Sphere, admissible_embedding
+    >>> from laws import BumpKernel
+    >>> from theorem.digraphs import transitive_tournament
+    >>> s2 = Sphere(2)
+    >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    >>> emb = admissible_embedding(s2, 3, rng=0)
+    >>> cover = density_cover(transitive_tournament(3), ext, emb, BumpKernel(s2, emb.separation / 2), rng=0)
+    >>> cover.ranks, cover.disjoint_balls, [c.tolist() for c in cover.claims]
+    ((1, 1), True, [[[0, 1], [0, 2]], [[1, 2]]])
+    """
+    if not isinstance(extension, HubExtension):
+        raise TypeError(f"extension must be a HubExtension, not {type(extension).__name__}")
+    if extension.colors is None and extension.n_hubs:
+        raise InvalidColoringError("the hub extension has no colors; density covers need a colored "
+                                   "hub extension (HubExtension(..., colors=[...]))")
+    if validate:
+        extension.validate(digraph)
+    emb = _embedding(digraph, embedding, kernel)
+    if theta is None:
+        theta = _theta(kernel.space, emb.points, kernel.radius, rng)
+    else:
+        gap = float(IsotropicFamily(kernel.space).zero_set_distance(theta, emb.points).min())
+        if not gap > kernel.radius:
+            raise ZeroSetError(f"the given θ has its zero set {gap:.4g} from an embedded vertex, "
+                               f"within the kernel radius {kernel.radius:g}; let density_cover choose θ")
+    colors = sorted(set(extension.colors or ()))   # no hubs (no edges): no weights
+    sides = []
+    for c in colors:
+        hubs = [p for p in range(extension.n_hubs) if extension.colors[p] == c]
+        sides.append(([extension.sources[p] for p in hubs], [extension.targets[p] for p in hubs]))
+    return _build(digraph, sides, emb.points, kernel, theta, emb.separation, extension,
+                  "colored hub extension", {"colors": colors})
+
+
+def partition_cover(digraph: AttentionDigraph, extension: HubExtension, embedding, kernel: BumpKernel,
+                    *, rng=None) -> DensityCover:
+    r"""One weight for all hubs of an edge-disjoint hub extension (a biclique partition).
+
+    docs/conventions.md#density-covers: edge-disjoint hubs need no colors — every pair is covered at most once, so
+    ``β = Σ_p φ_p ψ_p`` is exact with rank ``n``. Raises :class:`InvalidHubExtensionError`
+    when the extension is not exact or two hubs share an edge.
+
+    Examples
+    --------
+    >>> from manifolds import Sphere, admissible_embedding
+    >>> from laws import BumpKernel
+    >>> from theorem.digraphs import transitive_tournament
+    >>> s2 = Sphere(2)
+    >>> emb = admissible_embedding(s2, 3, rng=0)
+    >>> stars = HubExtension([({0}, {1, 2}), ({1}, {2})])
+    >>> partition_cover(transitive_tournament(3), stars, emb, BumpKernel(s2, 0.5), rng=0).ranks
+    (2,)
+    """
+    if not isinstance(extension, HubExtension):
+        raise TypeError(f"extension must be a HubExtension, not {type(extension).__name__}")
+    HubExtension(extension.hubs).validate(digraph)
+    s, t = extension.incidence(digraph.n)
+    twice = np.argwhere(s.T.astype(int) @ t.astype(int) > 1)
+    if len(twice):
+        a, b = map(int, twice[0])
+        raise InvalidHubExtensionError(f"edge ({a}, {b}) is covered by two hubs; a partition "
+                                       "covers each edge once (color the hubs and use density_cover)")
+    emb = _embedding(digraph, embedding, kernel)
+    theta = _theta(kernel.space, emb.points, kernel.radius, rng)
+    return _build(digraph, [(extension.sources, extension.targets)], emb.points, kernel, theta,
+                  emb.separation, extension, "biclique partition in one weight", {})
+
+
+def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, rng=None) -> DensityCover:
+    r"""The rank-1 control ``β(x, y) = (Σ_a κ(x, α(a))) (Σ_b κ(y, α(b)))`` over all vertices.
+
+    Every edge image is a strict local maximum (the paper's definition holds for every
+    digraph), but ``β = 1`` at every vertex pair, edges or not: it must fail exactness.
+    """
+    emb = _embedding(digraph, embedding, kernel)
+    theta = _theta(kernel.space, emb.points, kernel.radius, rng)
+    everyone = frozenset(range(digraph.n))
+    cover = _build(digraph, [([everyone], [everyone])], emb.points, kernel, theta, emb.separation,
+                   None, "rank-1 product of bump sums (control)", {})
+    # it claims the edges (its hubs would claim every pair, loops included)
+    return replace(cover, claims=(np.asarray(digraph.edges).reshape(-1, 2),))
+
+
+def density_cover_for(digraph: AttentionDigraph, space, objective: str = "hubs", *, rng=None,
+                      time_limit: float | None = 10.0, embedding=None, front=None,
+                      theta=None, radius: float | None = None):
+    r"""The whole pipeline: invariants, a witness extension, an embedding, a kernel radius.
+
+    ``objective``: ``"hubs"`` (fewest hubs ``n = b``, then fewest colors for it), ``"colors"``
+    (fewest colors ``h = χ_hub``, then fewest hubs for it) or ``"pareto"`` (one cover per
+    point of :func:`hub_pareto_front`; returns a list). The solves share ``time_limit``;
+    an extension not proved fewest is still used, and ``info["proved"]`` says so.
+    ``embedding`` (an :class:`Embedding`), ``front`` (a :class:`ParetoFront` of this
+    digraph), and ``theta`` with ``radius`` (of an earlier cover on this embedding) may be
+    passed to reuse them.
+
+    The embedding is :func:`admissible_embedding` of ``N`` points; the kernel radius is
+    ``r = r0/2`` (disjoint balls), lowered by factors ``0.8`` until a unit field avoiding all
+    balls exists. All covers of one call share the radius and ``θ``.
+
+    Examples
+    --------
+    >>> from manifolds import ProjectiveSpace
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.covers import verify_density_cover
+    >>> cover = density_cover_for(transitive_tournament(3), ProjectiveSpace(2), "colors", rng=0)
+    >>> cover.n_hubs, cover.n_colors, cover.info["proved"], verify_density_cover(cover, rng=0).passed
+    (2, 2, True, True)
+    """
+    if objective not in ("hubs", "colors", "pareto"):
+        raise ValueError(f"objective must be 'hubs', 'colors' or 'pareto', got {objective!r}")
+    gen = as_generator(rng)
+    if front is None:
+        front = hub_pareto_front(digraph, time_limit=time_limit)
+    chosen = {"hubs": [front.points[-1]], "colors": [front.points[0]], "pareto": front.points}[objective]
+    if embedding is None:
+        embedding = admissible_embedding(space, digraph.n, rng=gen)
+    covers = []
+    for point in chosen:
+        cover = _cover_with_radius(digraph, point.witness, embedding, space, gen, theta, radius)
+        theta, radius = cover.theta, cover.radius
+        proved = bool(point.optimal and (front.complete or point is front.points[0]))
+        cover.info.update({"objective": objective, "hubs": point.hubs, "colors": point.colors,
+                           "proved": proved})
+        covers.append(cover)
+    return covers if objective == "pareto" else covers[0]
+
+
+def _cover_with_radius(digraph, extension, emb, space, gen, theta=None, radius=None) -> DensityCover:
+    if radius is not None:
+        return density_cover(digraph, extension, emb, BumpKernel(space, radius), rng=gen, theta=theta)
+    r = min(emb.separation / 2, 0.99 * space.injectivity_radius)
+    for _ in range(12):
+        try:
+            return density_cover(digraph, extension, emb, BumpKernel(space, r), rng=gen)
+        except ZeroSetError:
+            r *= 0.8
+    raise ZeroSetError(f"no unit field avoids the balls even at radius {r / 0.8:.3g}")

@@ -1,0 +1,279 @@
+"""Hub extensions of attention digraphs (Lemma 2.1) and their colorings.
+
+A hub ``p`` carries a biclique ``(A_p, B_p)``: ``A_p`` are the vertices with an edge into the
+hub (its sources), ``B_p`` the vertices it points to (its targets). A hub extension of
+``(V, E)`` satisfies axiom 1 exactly: ``⋃_p A_p × B_p = E``. A *coloring* gives each hub a
+color so that two hubs sharing a source or a target differ (docs/conventions.md#hub-extensions-and-colorings).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .digraph import AttentionDigraph
+from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
+
+__all__ = ["HubExtension"]
+
+#: :meth:`HubExtension.validate` marks covered pairs in an ``N × N`` bitmap up to this size.
+_BITMAP_CELLS = 64_000_000
+
+
+def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
+    items = list(side)
+    if set(map(type, items)) <= {int}:     # the common case, checked at C speed
+        return frozenset(items)
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"hub {hub}: {name} vertices must be integers, got {v!r}")
+    return frozenset(int(v) for v in items)
+
+
+def _checked_colors(colors, n_hubs: int) -> tuple[int, ...] | None:
+    if colors is None:
+        return None
+    colors = tuple(colors)
+    for c in colors:
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c < 0:
+            raise InvalidColoringError(f"colors must be non-negative integers, got {c!r}")
+    if len(colors) != n_hubs:
+        raise InvalidColoringError(
+            f"{len(colors)} colors for {n_hubs} hubs; give one color per hub")
+    return tuple(int(c) for c in colors)
+
+
+@dataclass(frozen=True, eq=False)
+class HubExtension:
+    r"""Hubs as (sources, targets) pairs of vertex sets, optionally colored.
+
+    Parameters
+    ----------
+    hubs : iterable of (iterable of int, iterable of int)
+        ``(A_p, B_p)`` per hub.
+    colors : sequence of int, optional
+        One color per hub; a hub extension with colors is a *colored* hub extension.
+        Colors are checked by :meth:`validate_coloring` (and by :meth:`validate`).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    >>> ext.validate(transitive_tournament(3))
+    >>> ext.conflict_matrix().astype(int).tolist()   # the hubs share the target 2
+    [[0, 1], [1, 0]]
+    """
+
+    sources: tuple[frozenset[int], ...]
+    targets: tuple[frozenset[int], ...]
+    colors: tuple[int, ...] | None = None
+
+    def __init__(self, hubs, colors=None):
+        pairs = list(hubs)
+        sources, targets = [], []
+        for p, pair in enumerate(pairs):
+            try:
+                a, b = pair
+            except (TypeError, ValueError):
+                raise TypeError(f"hub {p} must be a pair (sources, targets), got {pair!r}") from None
+            sources.append(_vertex_set(a, p, "source"))
+            targets.append(_vertex_set(b, p, "target"))
+        object.__setattr__(self, "sources", tuple(sources))
+        object.__setattr__(self, "targets", tuple(targets))
+        object.__setattr__(self, "colors", _checked_colors(colors, len(pairs)))
+
+    # -- views -------------------------------------------------------------------------------
+    @property
+    def n_hubs(self) -> int:
+        return len(self.sources)
+
+    @property
+    def n_colors(self) -> int:
+        """Number of distinct colors (0 when uncolored)."""
+        return len(set(self.colors)) if self.colors is not None else 0
+
+    @property
+    def hubs(self) -> list[tuple[list[int], list[int]]]:
+        """``[(sorted A_p, sorted B_p), ...]``."""
+        return [(sorted(a), sorted(b)) for a, b in zip(self.sources, self.targets)]
+
+    def with_colors(self, colors) -> "HubExtension":
+        """The same hubs with ``colors`` (one non-negative integer per hub)."""
+        ext = object.__new__(HubExtension)
+        object.__setattr__(ext, "sources", self.sources)
+        object.__setattr__(ext, "targets", self.targets)
+        object.__setattr__(ext, "colors", _checked_colors(colors, self.n_hubs))
+        return ext
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, HubExtension) and self.sources == other.sources
+                and self.targets == other.targets and self.colors == other.colors)
+
+    def __hash__(self) -> int:
+        return hash((self.sources, self.targets, self.colors))
+
+    def __repr__(self) -> str:
+        col = f", colors={list(self.colors)}" if self.colors is not None else ""
+        return f"HubExtension({self.hubs}{col})"
+
+    def incidence(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Boolean ``(n_hubs, N)`` matrices ``S`` and ``T``: ``S[p, a] = a ∈ A_p``,
+        ``T[p, b] = b ∈ B_p``. The covered pairs are ``Sᵀ T > 0``."""
+        s = np.zeros((self.n_hubs, n), dtype=bool)
+        t = np.zeros((self.n_hubs, n), dtype=bool)
+        for p, (a, b) in enumerate(zip(self.sources, self.targets)):
+            for side, matrix, name in ((a, s, "source"), (b, t, "target")):
+                bad = [v for v in side if not 0 <= v < n]
+                if bad:
+                    raise VertexError(f"hub {p} has {name} vertex {bad[0]}, but vertices are "
+                                      f"0..{n - 1}")
+                matrix[p, sorted(side)] = True
+        return s, t
+
+    # -- axiom 1 -----------------------------------------------------------------------------
+    def validate(self, digraph: AttentionDigraph) -> None:
+        """Check axiom 1 exactly, ``⋃_p A_p × B_p = E``, with non-empty sides, and the coloring
+        if there is one. Raises :class:`InvalidHubExtensionError` naming a hub with an empty
+        side, an extra pair (covered but not an edge) or a missing edge.
+        """
+        if not isinstance(digraph, AttentionDigraph):
+            raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
+        n = digraph.n
+        for p, (a, b) in enumerate(zip(self.sources, self.targets)):
+            if not a or not b:
+                raise InvalidHubExtensionError(
+                    f"hub {p} has an empty {'source' if not a else 'target'} side; "
+                    "every hub carries a biclique with both sides non-empty — drop it")
+            for side, name in ((a, "source"), (b, "target")):
+                if not (0 <= min(side) and max(side) < n):
+                    v = min(side) if min(side) < 0 else max(side)
+                    raise VertexError(f"hub {p} has {name} vertex {v}, but vertices are "
+                                      f"0..{n - 1}")
+        # the covered pairs as codes a·N + b, without any N × N product (Σ |A_p||B_p| work)
+        covered = np.concatenate(
+            [(np.fromiter(a, np.int64, len(a))[:, None] * n
+              + np.fromiter(b, np.int64, len(b))[None, :]).ravel()
+             for a, b in zip(self.sources, self.targets)] or [np.zeros(0, np.int64)])
+        if n * n <= _BITMAP_CELLS:          # mark them in a bitmap: no sort
+            marked = np.zeros(n * n, dtype=bool)
+            marked[covered] = True
+            covered = np.flatnonzero(marked)
+        else:
+            covered = np.unique(covered)
+        edges = digraph.edges[:, 0] * n + digraph.edges[:, 1]
+        extra = np.setdiff1d(covered, edges, assume_unique=True)
+        if len(extra):
+            a, b = divmod(int(extra[0]), n)
+            p = next(p for p, (s, t) in enumerate(zip(self.sources, self.targets))
+                     if a in s and b in t)
+            raise InvalidHubExtensionError(
+                f"hub {p} covers ({a}, {b}), which is not an edge"
+                + (" (a loop)" if a == b else "") + "; remove it from the hub's sides")
+        missing = np.setdiff1d(edges, covered, assume_unique=True)
+        if len(missing):
+            a, b = divmod(int(missing[0]), n)
+            raise InvalidHubExtensionError(
+                f"edge ({a}, {b}) is covered by no hub; add a hub or enlarge one")
+        if self.colors is not None:
+            self.validate_coloring()
+
+    # -- colorings ---------------------------------------------------------------------------
+    def conflict_matrix(self) -> np.ndarray:
+        """The hub-conflict graph as a boolean ``(n_hubs, n_hubs)`` matrix: hubs ``p ≠ q``
+        conflict when they share a source or a target."""
+        n = 1 + max((max(a | b) for a, b in zip(self.sources, self.targets) if a | b),
+                    default=-1)
+        s, t = self.incidence(n)
+        s, t = s.astype(np.float32), t.astype(np.float32)   # counts ≤ N: exact in float32
+        conflict = ((s @ s.T) > 0) | ((t @ t.T) > 0)
+        np.fill_diagonal(conflict, False)
+        return conflict
+
+    def conflict_graph(self):
+        """The hub-conflict graph as a ``networkx.Graph`` on ``0..n_hubs-1``."""
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(range(self.n_hubs))
+        g.add_edges_from(map(tuple, np.argwhere(np.triu(self.conflict_matrix())).tolist()))
+        return g
+
+    def validate_coloring(self, colors=None) -> None:
+        """Check that hubs of one color share no source and no target.
+
+        ``colors`` defaults to the extension's own. Raises :class:`InvalidColoringError` naming
+        the two conflicting hubs and the shared vertex.
+        """
+        ext = self if colors is None else self.with_colors(colors)
+        if ext.colors is None:
+            raise InvalidColoringError("this hub extension has no colors; pass colors=[...]")
+        # two hubs of one color sharing a vertex v on one side repeat the key (color, v)
+        colors = np.asarray(ext.colors, dtype=np.int64)
+        for side_sets, name in ((ext.sources, "source"), (ext.targets, "target")):
+            sizes = np.fromiter(map(len, side_sets), np.int64, len(side_sets))
+            vertices = np.fromiter(itertools.chain.from_iterable(side_sets), np.int64,
+                                   int(sizes.sum()))
+            hub = np.repeat(np.arange(len(side_sets)), sizes)
+            keys = colors[hub] * (int(vertices.max(initial=0)) + 1) + vertices
+            order = np.argsort(keys, kind="stable")
+            dup = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+            if len(dup):
+                q, p = sorted((int(hub[order[dup[0]]]), int(hub[order[dup[0] + 1]])))
+                v = int(vertices[order[dup[0]]])
+                raise InvalidColoringError(
+                    f"hubs {q} and {p} both have color {colors[p]} and share the {name} "
+                    f"{v}; give them different colors")
+
+    # -- Lemma 2.1: a biclique cover is a hub extension, and back ------------------------------
+    @classmethod
+    def from_biclique_cover(cls, bicliques) -> "HubExtension":
+        """One hub per biclique ``(A, B)`` (Lemma 2.1, cover → hubs)."""
+        return cls(bicliques)
+
+    def bicliques(self) -> list[tuple[list[int], list[int]]]:
+        """The bicliques ``(A_p, B_p)`` (Lemma 2.1, hubs → cover)."""
+        return self.hubs
+
+    def extended_digraph(self, n: int) -> AttentionDigraph:
+        """The digraph ``(Ṽ, Ẽ)`` on ``V ∪ H``: hub ``p`` is vertex ``n + p``, with edges
+        ``a → n + p`` for ``a ∈ A_p`` and ``n + p → b`` for ``b ∈ B_p``."""
+        edges = [(a, n + p) for p, side in enumerate(self.sources) for a in sorted(side)]
+        edges += [(n + p, b) for p, side in enumerate(self.targets) for b in sorted(side)]
+        return AttentionDigraph(n + self.n_hubs, edges)
+
+    @classmethod
+    def from_extended_digraph(cls, extended: AttentionDigraph, n: int) -> "HubExtension":
+        """Read the hubs back from an extended digraph whose vertices ``n..`` are hubs; edges
+        must run between ``V`` and ``H`` only (axiom 2)."""
+        e = extended.edges
+        inside = (e < n)
+        if (inside[:, 0] == inside[:, 1]).any():
+            a, b = e[inside[:, 0] == inside[:, 1]][0].tolist()
+            raise InvalidHubExtensionError(
+                f"edge ({a}, {b}) does not join a vertex (< {n}) and a hub (≥ {n})")
+        hubs = [(set(), set()) for _ in range(extended.n - n)]
+        for a, b in e.tolist():
+            if a < n:
+                hubs[b - n][0].add(a)
+            else:
+                hubs[a - n][1].add(b)
+        return cls(hubs)
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        """``{"hubs": [[sources, targets], ...], "colors": [...] or null}``."""
+        return {"hubs": [[a, b] for a, b in self.hubs],
+                "colors": list(self.colors) if self.colors is not None else None}
+
+    @classmethod
+    def from_json(cls, obj) -> "HubExtension":
+        if isinstance(obj, str):
+            obj = json.loads(obj)
+        if not isinstance(obj, dict) or "hubs" not in obj:
+            raise TheoremError('a hub extension JSON object has the key "hubs"')
+        return cls(obj["hubs"], obj.get("colors"))
+

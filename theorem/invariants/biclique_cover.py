@@ -1,0 +1,249 @@
+"""The biclique cover number ``b`` (the Boolean rank of ``M``), with witness and certificate.
+
+NP-hard: the trivial star cover and a greedy cover give the upper bound and its witness;
+fooling sets, complete subdigraphs (Sperner) and the fractional cover's duals give lower
+bounds; SAT closes the gap one UNSAT result at a time. A time limit returns both bounds with
+``optimal=False``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from math import comb
+
+import numpy as np
+
+from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.hubs import HubExtension
+from ..digraphs.trim import Trimmed
+from ..errors import TooManyBicliquesError
+from ..sat.budget import deadline_after, past, share
+from ..sat.encodings import MAX_CLAUSES, biclique_cover_cnf
+from ..sat.search import ascend, descend, with_decoder
+from ..sat.solver import SOLVER, solve_within
+from .fooling import fooling_set, is_fooling_set
+from .fractional_cover import fractional_biclique_cover
+from .greedy import greedy_cover, star_cover
+from .results import Certificate, InvariantResult, solved, unsat_certificate
+from .transitive import transitive_sequence
+
+__all__ = ["biclique_cover_number", "sperner_number", "complete_subdigraph_certificate",
+           "QUICK_SAT", "MAX_LP_EDGES"]
+
+
+#: Seconds allowed to each of the first, quick SAT calls of ``biclique_cover_number``.
+QUICK_SAT = 2.0
+
+
+#: Digraphs with more edges skip the fractional-cover bound (an LP row per edge).
+MAX_LP_EDGES = 20_000
+
+
+def sperner_number(m: int) -> int:
+    """``σ(m)``: least ``k`` with ``C(k, ⌊k/2⌋) ≥ m`` — the Boolean rank of the complete
+    digraph on ``m`` vertices (de Caen, Gregory & Pullman, 1981)."""
+    k = 0
+    while comb(k, k // 2) < m:
+        k += 1
+    return k
+
+
+def _mutual_clique(digraph: AttentionDigraph) -> list[int]:
+    """A large set of vertices joined both ways pairwise (greedy, highest mutual degree first)."""
+    m = digraph.adjacency.astype(bool)
+    mutual = m & m.T
+    order = np.argsort(-mutual.sum(axis=1), kind="stable")
+    clique: list[int] = []
+    candidate = np.ones(digraph.n, dtype=bool)
+    for v in order:
+        if candidate[v]:
+            clique.append(int(v))
+            candidate &= mutual[v]
+    return clique
+
+
+def complete_subdigraph_certificate(clique: list[int]) -> Certificate:
+    """``b ≥ σ(m)`` from ``m`` vertices pairwise joined both ways (de Caen, Gregory &
+    Pullman 1981)."""
+    return Certificate(
+        "complete-subdigraph",
+        f"vertices {clique} are pairwise joined both ways; the complete digraph on "
+        f"{len(clique)} vertices has Boolean rank σ({len(clique)}) = "
+        f"{sperner_number(len(clique))} (de Caen, Gregory & Pullman 1981)",
+        {"vertices": clique})
+
+
+def _sperner_cover(clique: list[int]) -> list[tuple[list[int], list[int]]]:
+    """``σ(m)`` bicliques covering the complete digraph on ``clique``: give each vertex a
+    distinct ``⌊k/2⌋``-subset ``S_v`` of ``{0..k-1}``; biclique ``j`` is
+    ``({v : j ∈ S_v}, {v : j ∉ S_v})``, which covers ``(a, b)`` for any ``j`` in ``S_a``
+    but not in ``S_b``."""
+    k = sperner_number(len(clique))
+    subsets = itertools.islice(itertools.combinations(range(k), k // 2), len(clique))
+    member = dict(zip(clique, map(set, subsets)))
+    cover = [([v for v in clique if j in member[v]], [v for v in clique if j not in member[v]])
+             for j in range(k)]
+    return [(a, b) for a, b in cover if a and b]
+
+
+def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                          solver: str = SOLVER) -> InvariantResult:
+    """Least number of bicliques whose union is the edge set (the Boolean rank of ``M``).
+
+    A biclique is a pair ``(A, B)`` with ``A × B ⊆ E``. By Lemma 2.1 this is also the least
+    number of hubs in a hub extension. Upper bound: the trivial :func:`star_cover` (so
+    ``b ≤ min(N, non-isolated sources, non-isolated targets)`` always), improved by greedy
+    star-closure bicliques (also started from a Sperner cover of a complete subdigraph).
+    Lower bound: the largest of a fooling set (edges pairwise in no common biclique;
+    :func:`.fooling_set`, or the consecutive edges of a transitive sequence), ``σ(m)`` for a
+    complete subdigraph on ``m`` vertices (de Caen–Gregory–Pullman) and the weighted fooling
+    set of the fractional cover (:mod:`.fractional_cover`). SAT (maximal bicliques, fooling
+    edges pinned; :func:`biclique_cover_cnf`) closes the gap: quick calls (at most
+    :data:`QUICK_SAT` seconds) refute ``lower``, ``lower + 1``, … and bisect toward smaller
+    covers; after the LP bound, refutations from below continue with all the time left (a
+    model at the lower bound ends it, exact), then covers one below the best are sought.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    time_limit : float, optional
+        Seconds. When it runs out the result holds both bounds and ``optimal=False``. The
+        search (on the digraph without its isolated vertices) then runs in a child process
+        killed at the deadline (:func:`.budget.anytime`); the call returns within the limit
+        plus the linear-time validation of the witness.
+    solver : str
+        A python-sat solver name.
+
+    Returns
+    -------
+    InvariantResult
+        ``witness``: the cover as a :class:`HubExtension`; ``certificate``: what proves the
+        lower bound.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> result = biclique_cover_number(transitive_tournament(3))
+    >>> result.value, result.optimal
+    (2, True)
+    """
+    check_digraph(digraph)
+    start = time.perf_counter()
+    deadline = deadline_after(time_limit)
+    if digraph.n_edges == 0:
+        return InvariantResult("biclique_cover_number", 0, 0, 0, True, HubExtension([]),
+                               Certificate("empty", "no edges"), time.perf_counter() - start)
+    trimmed = Trimmed.of(digraph)
+    stars = HubExtension(star_cover(trimmed.digraph))
+    state = (stars, 1, Certificate("non-empty", "one edge needs one biclique"))
+    return solved("biclique_cover_number", lambda w: w.n_hubs, state, trimmed, start,
+                     deadline, _search_biclique_cover, stars, solver)
+
+
+def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtension,
+                           deadline: float | None, solver: str) -> None:
+    """The search of :func:`biclique_cover_number` on a digraph without isolated vertices,
+    reporting each improved ``(witness, lower, certificate)``; runs under :func:`.anytime`."""
+    fooling = fooling_set(digraph, iterations=0, deadline=share(deadline, 0.1))
+    # the consecutive edges of a transitive sequence are fooling when no edge runs back
+    # two steps or more (transitive tournaments): a long fooling set found in O(N²)
+    sequence = transitive_sequence(digraph, tries=1, deadline=share(deadline, 0.1))
+    path = np.asarray(list(zip(sequence, sequence[1:])), dtype=np.int64).reshape(-1, 2)
+    if len(path) > len(fooling) and is_fooling_set(digraph, path):
+        fooling = path[np.lexsort((path[:, 1], path[:, 0]))]
+    lower = len(fooling)
+    certificate = Certificate(
+        "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
+        {"edges": fooling.tolist()})
+    report((stars, lower, certificate))
+    cover = stars.hubs
+    if lower < len(cover):
+        clique = _mutual_clique(digraph)
+        greedy = greedy_cover(digraph, deadline=share(deadline, 0.15))
+        greedy = min(greedy, greedy_cover(digraph, _sperner_cover(clique),
+                                           deadline=share(deadline, 0.15)), key=len)
+        if len(greedy) < len(cover):
+            cover = greedy
+            report((HubExtension(cover), lower, certificate))
+    else:
+        clique = []
+    if max(len(fooling), sperner_number(len(clique))) < len(cover):
+        # a cover as small as the greedy fooling set ends it at once; else search for a
+        # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
+        encoded = _maximal_cover_cnf(digraph, len(fooling), fooling, deadline)
+        ok, model = (None, None) if encoded is None else solve_within(
+            encoded[0], share(deadline, 0.1, QUICK_SAT / 4), solver=solver)
+        if ok:
+            cover = encoded[1](model)
+        else:
+            fooling = fooling_set(digraph, target=len(cover), patience=3000,
+                                  deadline=share(deadline, 0.1))
+    if len(fooling) > lower:
+        lower = len(fooling)
+        certificate = Certificate(
+            "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
+            {"edges": fooling.tolist()})
+    if sperner_number(len(clique)) > lower:
+        lower = sperner_number(len(clique))
+        certificate = complete_subdigraph_certificate(clique)
+
+    def size(w):
+        return w.n_hubs
+
+    def encode(k):
+        encoded = _maximal_cover_cnf(digraph, k, fooling, deadline)
+        return None if encoded is None else with_decoder(encoded, HubExtension)
+
+    refuted = unsat_certificate(lambda k: f"cover by {k} bicliques", solver,
+                                {"fooling_set": fooling.tolist(), "maximal": True})
+    witness = HubExtension(cover)
+    report((witness, lower, certificate))
+    # quick SAT calls first (each ≤ QUICK_SAT seconds) from below and from above, then the
+    # LP bound, then SAT from below — the call at the lower bound, often the deciding one,
+    # may take all the time left (fewer free bicliques make it easier than the covers
+    # above) — and from above with what remains
+    steps = dict(deadline=deadline, solver=solver, refuted=refuted, report=report)
+    witness, lower, certificate = ascend(witness, size, lower, certificate, encode,
+                                          cap=QUICK_SAT, **steps)
+    witness, lower, certificate = descend(witness, size, lower, certificate, encode,
+                                           cap=QUICK_SAT, bisect=True, **steps)
+    if lower < witness.n_hubs:
+        lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
+                                               share(deadline, 0.5))
+        report((witness, lower, certificate))
+    witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
+    descend(witness, size, lower, certificate, encode, **steps)
+
+
+def _maximal_cover_cnf(digraph, k, fooling, deadline=None):
+    """``biclique_cover_cnf(..., maximal=True)``, or ``None`` past :data:`MAX_CLAUSES` or
+    ``deadline``."""
+    nonedges = digraph.n ** 2 - digraph.n_edges
+    if (nonedges + 2 * digraph.n_edges + 2 * digraph.n) * k > MAX_CLAUSES or past(deadline):
+        return None
+    return biclique_cover_cnf(digraph, k, fooling, maximal=True)
+
+
+def _fractional_bound(digraph, cover, lower, certificate, deadline):
+    """``lower`` raised to the weighted-fooling-set bound of the fractional biclique cover
+    (when the maximal bicliques are few enough to price and the edges at most
+    :data:`MAX_LP_EDGES`; see :mod:`.fractional_cover`)."""
+    left = None if deadline is None else deadline - time.monotonic()
+    if (left is not None and left <= 0) or digraph.n_edges > MAX_LP_EDGES:
+        return lower, certificate
+    try:
+        frac = fractional_biclique_cover(digraph, time_limit=left, start=cover, floor=lower)
+    except TooManyBicliquesError:
+        return lower, certificate
+    if frac.bound <= lower:
+        return lower, certificate
+    e = digraph.edges
+    weights = [[int(a), int(b), int(w)] for (a, b), w in zip(e.tolist(), frac.weights) if w]
+    return frac.bound, Certificate(
+        "weighted-fooling-set",
+        f"edge weights totalling {int(frac.weights.sum())} with every biclique weighing at most "
+        f"{frac.max_weight}: b ≥ ⌈total / max⌉ = {frac.bound} (the dual of the fractional "
+        f"biclique cover, b* = {frac.value:.4f}; Karchmer, Kushilevitz & Nisan 1995)",
+        {"weights": weights, "max_biclique_weight": frac.max_weight,
+         "fractional_cover": frac.value})

@@ -1,0 +1,268 @@
+r"""The fractional biclique cover and the weighted fooling sets that bound ``b`` from below.
+
+Relax the biclique cover to a linear program over the maximal bicliques ``(A_c, B_c)``:
+
+.. math:: b^* = \min \sum_c x_c \quad \text{s.t.} \quad \sum_{c \ni e} x_c \ge 1 \ (e \in E),
+          \ x \ge 0.
+
+Its dual asks for edge weights ``y ≥ 0`` with ``y(A × B) ≤ 1`` on every biclique and
+``Σ y`` as large as possible — a *weighted fooling set* (a fooling set is the 0/1 case;
+Karchmer, Kushilevitz & Nisan, *SIAM J. Discrete Math.* 8, 1995). Any such weights bound
+``b``: every edge lies in a biclique of the cover, so ``Σ_e y_e ≤ Σ_{cover} y(A × B) ≤ b · W``
+with ``W`` the largest weight of a biclique. The certificate stores integer weights and
+``W``, so the bound ``b ≥ ⌈Σ y / W⌉`` is checked in exact integer arithmetic by
+:func:`weighted_fooling_bound`, whatever the LP solver's rounding did.
+
+A biclique's weight only grows when it grows, so ``W`` is a maximum over the maximal
+bicliques, the closed pairs ``B = ⋂_{a ∈ A} N⁺(a)``, ``A = {v : B ⊆ N⁺(v)}``: every
+intersection of out-neighbourhoods, enumerated by :func:`maximal_bicliques`. Their number can
+grow exponentially (``2^N - 2`` for the complete digraph), hence its ``limit``. The LP is
+solved by column generation (HiGHS through :func:`scipy.optimize.linprog`), pricing every
+maximal biclique against the duals at each round.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+from scipy.optimize import linprog
+
+from ..digraphs.digraph import AttentionDigraph
+from ..errors import TheoremError, TooManyBicliquesError
+from ..sat.budget import anytime, deadline_after
+
+__all__ = [
+    "FractionalCover",
+    "fractional_biclique_cover",
+    "maximal_bicliques",
+    "weighted_fooling_bound",
+]
+
+#: Integer weights are the LP duals times this scale, rounded down: sums over ``≤ 2^32``
+#: edges stay below ``2^53``, so float64 matrix products add them exactly.
+SCALE = 2 ** 20
+
+#: Maximal bicliques enumerated by default before :func:`fractional_biclique_cover` gives up.
+MAX_BICLIQUES = 300_000
+
+_CHUNK = 1 << 16
+
+
+@dataclass(frozen=True)
+class FractionalCover:
+    """A fractional biclique cover and the weighted fooling set of its dual.
+
+    ``value`` is the LP optimum over the bicliques priced so far (``b*`` when ``converged``);
+    ``weights`` (``int64``, one per edge of ``digraph.edges``) and ``max_weight`` (the largest
+    weight of a biclique) prove ``bound = ⌈Σ weights / max_weight⌉ ≤ b`` — valid whether or
+    not the column generation converged. ``sources``/``targets`` (bool, ``[C, N]``) and
+    ``x`` give the fractional cover itself (its support)."""
+
+    value: float
+    converged: bool
+    bound: int
+    weights: np.ndarray
+    max_weight: int
+    sources: np.ndarray
+    targets: np.ndarray
+    x: np.ndarray
+    n_bicliques: int
+    rounds: int
+
+
+def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
+                      deadline: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Every maximal biclique ``(A, B)`` (both sides non-empty) of the digraph.
+
+    ``B`` runs over the non-empty intersections ``⋂_{a ∈ S} N⁺(a)`` of out-neighbourhoods
+    (built one vertex at a time: the family closed under intersection with ``N⁺(v)``), and
+    ``A = {v : B ⊆ N⁺(v)}``. Raises :class:`~theorem.errors.TooManyBicliquesError` when there
+    are more than ``limit``, or when ``deadline`` (``time.monotonic()`` seconds) passes first.
+
+    Returns
+    -------
+    sources, targets : ndarray of bool, shape (C, N)
+        Row ``c`` marks ``A_c`` and ``B_c``; rows are sorted by ``B`` read as a binary number.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> sources, targets = maximal_bicliques(transitive_tournament(3))
+    >>> [(s.nonzero()[0].tolist(), t.nonzero()[0].tolist()) for s, t in zip(sources, targets)]
+    [([0, 1], [2]), ([0], [1, 2])]
+    """
+    n = digraph.n
+    m = digraph.adjacency.astype(bool)
+    weights = 1 << np.arange(n, dtype=object)
+    rows = sorted({int(weights[r].sum()) for r in m if r.any()})
+    closed = {(1 << n) - 1}
+    for done, row in enumerate(rows, 1):
+        closed |= {c & row for c in closed}
+        if limit is not None and len(closed) - 1 > limit:
+            raise TooManyBicliquesError(
+                f"more than {limit} maximal bicliques after {done} of {len(rows)} vertices; "
+                "raise the limit or skip this bound")
+        if deadline is not None and time.monotonic() >= deadline:
+            raise TooManyBicliquesError(
+                f"out of time enumerating maximal bicliques ({len(closed) - 1} after {done} of "
+                f"{len(rows)} vertices); allow more time or skip this bound")
+    closed.discard(0)
+    closed.discard((1 << n) - 1)             # ⋂ of no vertex: not a biclique's target set
+    values = sorted(closed)
+    nbytes = max((n + 7) // 8, 1)
+    packed = np.frombuffer(b"".join(c.to_bytes(nbytes, "little") for c in values), np.uint8)
+    targets = np.unpackbits(packed.reshape(len(values), nbytes), axis=1, bitorder="little")[:, :n]
+    targets = targets.astype(bool)
+    outside = (~m).astype(np.float32)        # outside[v, w]: w ∉ N⁺(v)
+    sources = np.concatenate([
+        (targets[i:i + _CHUNK].astype(np.float32) @ outside.T) == 0
+        for i in range(0, len(values), _CHUNK)]) if values else np.zeros((0, n), bool)
+    keep = sources.any(axis=1)
+    return sources[keep], targets[keep]
+
+
+def _biclique_weights(sources, targets, weight_matrix) -> np.ndarray:
+    """``y(A_c × B_c)`` for every row; exact when ``weight_matrix`` holds integers < 2^53 in
+    total (float64 sums of integers are exact below that)."""
+    out = np.empty(len(sources))
+    for i in range(0, len(sources), _CHUNK):
+        a = sources[i:i + _CHUNK].astype(np.float64)
+        b = targets[i:i + _CHUNK].astype(np.float64)
+        out[i:i + _CHUNK] = np.einsum("cw,cw->c", a @ weight_matrix, b)
+    return out
+
+
+def weighted_fooling_bound(digraph: AttentionDigraph, weights) -> tuple[int, int]:
+    """The lower bound ``⌈Σ y / W⌉ ≤ b`` of integer edge weights ``y``, checked exactly.
+
+    ``W`` is the largest weight ``y(A × B)`` of a biclique, a maximum over
+    :func:`maximal_bicliques`. ``weights`` are rows ``(a, b, y)`` with ``(a, b)`` an edge and
+    ``y ≥ 0`` an integer (missing edges weigh 0). Returns ``(bound, W)``; raises
+    :class:`TheoremError` on a non-edge, a negative or non-integer weight, or all zeros.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> weighted_fooling_bound(transitive_tournament(3), [(0, 1, 1), (1, 2, 1), (0, 2, 0)])
+    (2, 1)
+    """
+    rows = np.asarray(weights, dtype=object).reshape(-1, 3)
+    if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in rows.ravel()):
+        raise TheoremError("weights must be integer rows (a, b, y)")
+    rows = rows.astype(np.int64)
+    m = digraph.adjacency.astype(bool)
+    a, b, y = rows[:, 0], rows[:, 1], rows[:, 2]
+    if ((a < 0) | (a >= digraph.n) | (b < 0) | (b >= digraph.n)).any() or not m[a, b].all():
+        raise TheoremError("every weighted pair must be an edge of the digraph")
+    if (y < 0).any() or not y.any():
+        raise TheoremError("weights must be non-negative and not all zero")
+    matrix = np.zeros(m.shape)
+    np.add.at(matrix, (a, b), y.astype(np.float64))
+    if matrix.sum() >= 2.0 ** 53:
+        raise TheoremError("weights too large for an exact check (total ≥ 2^53); scale them down")
+    sources, targets = maximal_bicliques(digraph)
+    heaviest = int(_biclique_weights(sources, targets, matrix).max())
+    total = int(y.sum())
+    return -(-total // heaviest), heaviest
+
+
+def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                              limit: int = MAX_BICLIQUES, start=(),
+                              floor: int | None = None) -> FractionalCover:
+    """The fractional biclique cover number ``b*`` by column generation, with its dual bound.
+
+    Starts from the maximal bicliques containing the bicliques ``start`` (any cover, e.g. a
+    greedy one; by default the out-stars), solves the restricted LP, prices every
+    maximal biclique against the duals and adds the 200 most violated, until none is
+    (``converged``) or ``time_limit`` seconds pass, or the restricted LP's value — an upper
+    bound on ``b*`` — falls to ``floor`` (a lower bound known already, which the LP then
+    cannot beat). The returned weights are the last duals scaled to integers; their bound
+    holds either way. Raises :class:`~theorem.errors.TooManyBicliquesError`
+    past ``limit`` maximal bicliques.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import directed_cycle
+    >>> f = fractional_biclique_cover(directed_cycle(5))
+    >>> round(f.value, 6), f.bound, f.converged
+    (5.0, 5, True)
+    """
+    deadline = deadline_after(time_limit)
+    if not digraph.n_edges:
+        raise TheoremError("the digraph has no edges: there is nothing to cover")
+    found, _ = anytime(_column_generation, deadline, digraph, deadline, limit, start, floor)
+    if found is None:
+        raise TooManyBicliquesError(
+            f"time ran out ({time_limit:g} s) before the first restricted LP was solved; "
+            "raise time_limit")
+    return found
+
+
+def _column_generation(report, digraph: AttentionDigraph, deadline: float | None, limit: int,
+                       start, floor: int | None) -> None:
+    """The rounds of :func:`fractional_biclique_cover`, reporting the cover (with its proved
+    integer bound) after each; runs under :func:`.anytime`."""
+    sources, targets = maximal_bicliques(digraph, limit=limit, deadline=deadline)
+    e = digraph.edges
+    edge_id = np.full((digraph.n, digraph.n), -1, dtype=np.int64)
+    edge_id[e[:, 0], e[:, 1]] = np.arange(len(e))
+    chosen: list[np.ndarray] = []           # indices of the LP's columns, in blocks
+    rows: list[np.ndarray] = []             # their edges (row indices of the LP) ...
+    cols: list[np.ndarray] = []             # ... and column indices
+
+    def add(new: np.ndarray) -> None:
+        c, a, b = np.nonzero(sources[new][:, :, None] & targets[new][:, None, :])
+        rows.append(edge_id[a, b])
+        cols.append(c + sum(len(x) for x in chosen))
+        chosen.append(new)
+
+    add(_starting_columns(sources, targets, start, digraph.adjacency.astype(bool)))
+    rounds = 0
+    while True:
+        rounds += 1
+        n_cols = sum(len(x) for x in chosen)
+        matrix = sparse.csc_matrix((np.ones(sum(map(len, rows))),
+                                    (np.concatenate(rows), np.concatenate(cols))),
+                                   shape=(len(e), n_cols))
+        res = linprog(np.ones(n_cols), A_ub=-matrix, b_ub=-np.ones(len(e)), bounds=(0, None),
+                      method="highs")
+        if res.status != 0:
+            raise TheoremError(f"the restricted LP failed: {res.message}")
+        y = np.clip(-res.ineqlin.marginals, 0.0, None)
+        dual = np.zeros((digraph.n, digraph.n))
+        dual[e[:, 0], e[:, 1]] = y
+        priced = _biclique_weights(sources, targets, dual)
+        violated = np.flatnonzero(priced > 1 + 1e-9)
+        converged = not len(violated)
+        # the duals scaled to integers prove ⌈Σ y / W⌉ whether the LP converged or not
+        scale = SCALE / max(float(priced.max()), 1e-300)
+        weights = np.floor(y * scale).astype(np.int64)
+        integer = np.zeros((digraph.n, digraph.n))
+        integer[e[:, 0], e[:, 1]] = weights
+        heaviest = int(_biclique_weights(sources, targets, integer).max())
+        bound = -(-int(weights.sum()) // heaviest) if heaviest else 0
+        used = np.concatenate(chosen)
+        support = res.x > 1e-9
+        report(FractionalCover(float(res.fun), converged, bound, weights, heaviest,
+                               sources[used][support], targets[used][support], res.x[support],
+                               len(sources), rounds))
+        if converged or (floor is not None and res.fun <= floor) or (
+                deadline is not None and time.monotonic() >= deadline):
+            return
+        add(violated[np.argsort(-priced[violated], kind="stable")[:200]])
+
+
+def _starting_columns(sources, targets, start, adjacency) -> np.ndarray:
+    """Indices of maximal bicliques holding each biclique of ``start`` (when empty, the
+    out-stars ``({a}, N⁺(a))``, which cover every edge)."""
+    if not len(start):
+        start = [([a], np.flatnonzero(row)) for a, row in enumerate(adjacency) if row.any()]
+    found = []
+    for a, b in start:
+        holds = sources[:, list(a)].all(axis=1) & targets[:, list(b)].all(axis=1)
+        found.append(int(np.argmax(holds)))
+    return np.unique(found)
+

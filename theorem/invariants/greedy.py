@@ -1,0 +1,75 @@
+"""Upper bounds on ``b`` in polynomial time: the trivial star cover and the greedy cover."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..digraphs.digraph import AttentionDigraph
+from ..sat.budget import past
+
+__all__ = ["star_cover", "greedy_cover"]
+
+
+def star_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
+    """The trivial biclique cover: the fewer of out-stars and in-stars (out-stars on a tie),
+    stars with equal leaves merged.
+
+    Sources with the same out-neighbourhood ``N⁺`` form one biclique ``(sources, N⁺)``, so
+    ``b ≤`` the number of distinct non-empty rows of ``M``, and likewise of columns: never
+    more than ``N``, the non-isolated sources or the non-isolated targets. ``O(E log E)``
+    (no ``N × N`` structure).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> star_cover(transitive_tournament(3))        # the out-stars of 0 and 1
+    [([0], [1, 2]), ([1], [2])]
+    """
+    best: list[tuple[list[int], list[int]]] | None = None
+    for side in (0, 1):
+        e = digraph.edges if side == 0 else digraph.edges[
+            np.lexsort((digraph.edges[:, 0], digraph.edges[:, 1]))][:, ::-1]
+        centers, first = np.unique(e[:, 0], return_index=True)
+        groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
+        for center, leaves in zip(centers.tolist(), np.split(e[:, 1], first[1:])):
+            groups.setdefault(leaves.tobytes(), (leaves, []))[1].append(center)
+        stars = [(centers_, leaves.tolist()) if side == 0 else (leaves.tolist(), centers_)
+                 for leaves, centers_ in groups.values()]
+        if best is None or len(stars) < len(best):
+            best = stars
+    return best or []
+
+
+def greedy_cover(digraph: AttentionDigraph, start=(), deadline: float | None = None
+                  ) -> list[tuple[list[int], list[int]]]:
+    """Greedy biclique cover completing the bicliques ``start``: repeatedly take the
+    star-closure biclique (``B = N⁺(a)``, ``A = {a' : N⁺(a') ⊇ B}``, or the same on in-stars)
+    covering most uncovered edges. Products in floating point (BLAS; counts ``≤ N`` are exact).
+    When ``deadline`` passes, the uncovered edges are completed by :func:`star_cover`."""
+    m = digraph.adjacency.astype(np.float64)
+    uncovered = m.astype(bool)
+    cover = list(start)
+    for sources, targets in cover:
+        uncovered[np.ix_(sources, targets)] = False
+    closures = []
+    for mat in (m, m.T):
+        deg = mat.sum(axis=1)
+        contains = ((mat @ mat.T) == deg[None, :]) & (deg > 0)[None, :]   # N(a') ⊇ N(a)
+        closures.append((mat, contains.astype(np.float64)))
+    while uncovered.any():
+        if past(deadline):
+            rest = AttentionDigraph(digraph.n, np.argwhere(uncovered))
+            return cover + star_cover(rest)
+        best = None
+        for flip, (mat, contains) in enumerate(closures):
+            u = (uncovered.T if flip else uncovered).astype(np.float64)
+            gain = (contains * (u @ mat.T)).sum(axis=0)        # uncovered edges in A_a × N(a)
+            a = int(np.argmax(gain))
+            if best is None or gain[a] > best[0]:
+                rows = np.flatnonzero(contains[:, a]).tolist()
+                cols = np.flatnonzero(mat[a]).tolist()
+                best = (gain[a], (cols, rows) if flip else (rows, cols))
+        sources, targets = best[1]
+        cover.append((sources, targets))
+        uncovered[np.ix_(sources, targets)] = False
+    return cover

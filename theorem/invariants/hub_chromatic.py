@@ -1,0 +1,133 @@
+"""The hub-chromatic index ``χ_hub``: fewest difunctional relations covering ``E``."""
+
+from __future__ import annotations
+
+import time
+
+from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.hubs import HubExtension
+from ..digraphs.trim import Trimmed
+from ..sat.budget import deadline_after, past, share
+from ..sat.encodings import MAX_CLAUSES, count_triples, difunctional_cover_cnf, difunctional_triples
+from ..sat.search import descend
+from ..sat.solver import SOLVER
+from .edge_coloring import chromatic_index
+from .greedy import greedy_cover, star_cover
+from .results import Certificate, InvariantResult, solved, unsat_certificate
+from .transitive import binary_cover, log2_ceil, transitive_sequence
+
+__all__ = ["hub_chromatic_index", "dsatur_colored"]
+
+
+def dsatur_colored(extension: HubExtension) -> HubExtension:
+    """``extension`` with its hubs colored by DSatur on the hub-conflict graph (a valid
+    coloring, not necessarily with the fewest colors)."""
+    import networkx as nx
+
+    coloring = nx.greedy_color(extension.conflict_graph(), strategy="saturation_largest_first")
+    return extension.with_colors([coloring[p] for p in range(extension.n_hubs)])
+
+
+def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = None,
+                        solver: str = SOLVER, biclique_cover: InvariantResult | None = None
+                        ) -> InvariantResult:
+    """Least chromatic index over all hub extensions of ``digraph``.
+
+    Equivalently the least ``h`` such that ``E`` is covered by ``h`` difunctional relations
+    ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the best of the trivial ones — the stars of
+    :func:`star_cover` each colored apart (``χ_hub ≤`` the non-isolated sources and targets),
+    the König edge coloring (``χ' = max(Δ⁺, Δ⁻)`` classes, each a matching) and, when
+    ``biclique_cover`` (the result of :func:`biclique_cover_number` for this digraph) is
+    given, its cover colored by DSatur (so ``χ_hub ≤ b``) — the greedy cover colored by
+    DSatur and, for transitive tournaments and complete digraphs, a binary cover; then SAT
+    below it. Lower bound: ``1`` for a non-empty edge set, ``⌈log₂ m⌉`` for a transitive
+    sequence of ``m`` vertices, or UNSAT for one less than the best. Encodings over
+    ``MAX_CLAUSES`` clauses are not attempted (the result then says ``optimal=False``).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    time_limit : float, optional
+        Seconds. When it runs out the result holds both bounds and ``optimal=False``.
+    solver : str
+        A python-sat solver name.
+    biclique_cover : InvariantResult, optional
+        ``biclique_cover_number(digraph)``, whose witness then bounds the result.
+
+    Returns
+    -------
+    InvariantResult
+        ``witness``: a colored :class:`HubExtension` with ``value`` colors (validated);
+        ``certificate``: what proves the lower bound.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_bipartite
+    >>> hub_chromatic_index(complete_bipartite(3, 4)).value
+    1
+    """
+    check_digraph(digraph)
+    start = time.perf_counter()
+    deadline = deadline_after(time_limit)
+    if digraph.n_edges == 0:
+        return InvariantResult("hub_chromatic_index", 0, 0, 0, True, HubExtension([], []),
+                               Certificate("empty", "no edges"), time.perf_counter() - start)
+    trimmed = Trimmed.of(digraph)
+    stars = star_cover(trimmed.digraph)
+    start_witness = HubExtension(stars, range(len(stars)))
+    if biclique_cover is not None and biclique_cover.witness.n_hubs < start_witness.n_hubs:
+        start_witness = trimmed.restrict(biclique_cover.witness)
+        start_witness = start_witness.with_colors(range(start_witness.n_hubs))
+    state = (start_witness, 1, Certificate("non-empty", "one edge needs one color"))
+    return solved("hub_chromatic_index", lambda w: w.n_colors, state, trimmed, start,
+                     deadline, _search_difunctional_cover, start_witness, solver)
+
+
+def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExtension,
+                               deadline: float | None, solver: str) -> None:
+    """The search of :func:`hub_chromatic_index` on a digraph without isolated vertices,
+    from the colored extension ``start``, reporting each improved ``(witness, lower,
+    certificate)``; runs under :func:`.anytime`."""
+    lower = 1
+    certificate = Certificate("non-empty", "one edge needs one color")
+    witness = start
+    sequence = transitive_sequence(digraph, deadline=share(deadline, 0.1))
+    binary = binary_cover(digraph, sequence)
+    if binary is not None and binary.n_colors < witness.n_colors:
+        witness = binary
+    if log2_ceil(len(sequence)) > lower:
+        lower = log2_ceil(len(sequence))
+        certificate = Certificate(
+            "transitive-sequence",
+            f"{len(sequence)} vertices with v_i → v_l for all i < l need 2^h ≥ {len(sequence)} "
+            "(Alon 1985, Thm 1.1, r = s = 1)",
+            {"sequence": sequence})
+    report((witness, lower, certificate))
+    delta = max(digraph.out_degrees.max(), digraph.in_degrees.max())
+    if delta < witness.n_colors:  # the König coloring (χ' = Δ classes) is worth its time
+        koenig = chromatic_index(digraph)
+        witness = HubExtension([([a], [b]) for a, b in digraph.edges.tolist()],
+                               koenig.witness.tolist())
+        report((witness, lower, certificate))
+    if witness.n_colors > lower:
+        for candidate in (start, HubExtension(greedy_cover(digraph,
+                                                            deadline=share(deadline, 0.2)))):
+            colored = dsatur_colored(candidate)
+            if colored.n_colors < witness.n_colors:
+                witness = colored
+                report((witness, lower, certificate))
+    triples: list = []
+
+    def encode(h):
+        if count_triples(digraph) * h > MAX_CLAUSES or past(deadline):
+            return None
+        if not triples:
+            found = difunctional_triples(digraph, deadline)
+            if found is None:
+                return None
+            triples.extend(found)
+        return difunctional_cover_cnf(digraph, h, triples)
+
+    descend(witness, lambda w: w.n_colors, lower, certificate, encode, deadline, solver,
+            unsat_certificate(lambda h: f"cover by {h} difunctional relations", solver),
+            report=report)

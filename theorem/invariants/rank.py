@@ -1,0 +1,36 @@
+"""The real rank of the adjacency matrix, reported beside ``b``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.trim import Trimmed
+from ..sat.budget import anytime, deadline_after
+
+__all__ = ["real_rank"]
+
+
+def real_rank(digraph: AttentionDigraph, *, time_limit: float | None = None) -> int | None:
+    """``rank_R(M)``; reported beside ``b``, which it neither bounds above nor below.
+
+    Computed by SVD (``numpy.linalg.matrix_rank``) of ``M`` without its isolated vertices'
+    zero rows and columns, which change no rank. Returns ``None`` when ``time_limit`` seconds
+    pass first (an SVD cannot be interrupted, so it runs in a child process then).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_digraph
+    >>> real_rank(complete_digraph(4))          # J − I is invertible
+    4
+    """
+    check_digraph(digraph)
+    deadline = deadline_after(time_limit)
+    if digraph.n_edges == 0:
+        return 0
+    rank, _ = anytime(_rank, deadline, Trimmed.of(digraph).digraph)
+    return rank
+
+
+def _rank(report, digraph: AttentionDigraph) -> None:
+    report(int(np.linalg.matrix_rank(digraph.adjacency.astype(float))))

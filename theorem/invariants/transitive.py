@@ -1,0 +1,105 @@
+"""Transitive sequences: ``χ_hub ≥ ⌈log₂ m⌉`` (Alon 1985), the binary cover that meets it on
+transitive tournaments and complete digraphs, and long fooling sets on the way."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.hubs import HubExtension
+from ..errors import InvalidHubExtensionError
+from ..sat.budget import past
+
+__all__ = ["transitive_sequence", "is_transitive_sequence", "binary_cover", "log2_ceil"]
+
+
+def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
+    """Whether ``sequence`` lists distinct vertices with ``(v_i, v_l) ∈ E`` for all ``i < l``."""
+    seq = [int(v) for v in sequence]
+    if len(set(seq)) != len(seq) or any(not 0 <= v < digraph.n for v in seq):
+        return False
+    m = digraph.adjacency.astype(bool)
+    return all(m[seq[i], seq[l]] for i in range(len(seq)) for l in range(i + 1, len(seq)))
+
+
+def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
+                        deadline: float | None = None) -> list[int]:
+    r"""A long sequence ``v_1..v_m`` of vertices with ``v_i → v_l`` for all ``i < l``.
+
+    A transitive tournament inside the digraph (edges back are allowed). Greedy: repeatedly
+    take, among the common out-neighbours of the vertices taken so far, one with the most
+    out-neighbours among them (ties broken at random after the first try).
+
+    It certifies ``χ_hub ≥ ⌈log₂ m⌉``: in a cover by ``h`` difunctional relations every vertex
+    ``v`` is a source of at most one biclique and a target of at most one per relation, so
+    ``A_v = {(j, source biclique of v in R_j)}`` and ``B_v = {(j, target biclique)}`` meet
+    each relation's labels in at most one element; ``A_v ∩ B_v = ∅`` (no loops) and
+    ``A_{v_i} ∩ B_{v_l} ≠ ∅`` for ``i < l`` (the edge is covered). Alon's theorem for such
+    skew set-pair systems over a partitioned ground set (N. Alon, J. Combin. Theory A 40
+    (1985), Theorem 1.1, with ``r_j = s_j = 1``) gives ``m ≤ Π_j C(2, 1) = 2^h``.
+    ``deadline`` (``time.monotonic()`` seconds) ends the tries early: the longest sequence
+    found so far is returned.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> transitive_sequence(transitive_tournament(5))
+    [0, 1, 2, 3, 4]
+    """
+    adjacency = digraph.adjacency.astype(bool)
+    out_degree = adjacency.sum(axis=1).astype(float)
+    gen = np.random.default_rng(rng)
+    best: list[int] = []
+    for attempt in range(max(int(tries), 1)):
+        if attempt and past(deadline):
+            break
+        candidates = np.ones(digraph.n, dtype=bool)
+        score = out_degree.copy()                    # out-neighbours among the candidates
+        sequence: list[int] = []
+        while candidates.any():
+            idx = np.flatnonzero(candidates)
+            pick = score[idx] + (0.5 * gen.random(len(idx)) if attempt else 0.0)
+            v = int(idx[np.argmax(pick)])
+            sequence.append(v)
+            removed = candidates & ~adjacency[v]
+            candidates &= adjacency[v]
+            score -= adjacency[:, removed].sum(axis=1)   # each vertex leaves once: O(N²)
+        if len(sequence) > len(best):
+            best = sequence
+    return best
+
+
+def log2_ceil(m: int) -> int:
+    return (m - 1).bit_length() if m > 0 else 0
+
+
+def binary_cover(digraph: AttentionDigraph, order: list[int]) -> HubExtension | None:
+    """``⌈log₂ N⌉`` difunctional relations for a transitive tournament on ``order`` (all
+    vertices), or a complete digraph: relation ``j`` joins, for each prefix of the positions'
+    binary digits above ``j``, the half with digit ``j`` = 0 to the half with 1 (and back,
+    when the digraph has every pair both ways). ``None`` unless it covers ``E`` exactly."""
+    n = len(order)
+    if n != digraph.n or n < 2:
+        return None
+    order_arr = np.asarray(order)
+    m = digraph.adjacency.astype(bool)
+    both = bool((m | np.eye(n, dtype=bool)).all())
+    pos = np.arange(n)
+    hubs, colors = [], []
+    for j in range(log2_ceil(n)):
+        bit, prefix = (pos >> j) & 1, pos >> (j + 1)
+        for p in np.unique(prefix):
+            zero = order_arr[(prefix == p) & (bit == 0)].tolist()
+            one = order_arr[(prefix == p) & (bit == 1)].tolist()
+            if zero and one:
+                hubs.append((zero, one))
+                colors.append(j)
+                if both:
+                    hubs.append((one, zero))
+                    colors.append(j)
+    ext = HubExtension(hubs, colors)
+    try:
+        ext.validate(digraph)
+    except InvalidHubExtensionError:
+        return None
+    return ext

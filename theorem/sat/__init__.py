@@ -1,0 +1,30 @@
+"""SAT with time limits: budgets and anytime children (:mod:`.budget`), the solver call, the
+CNF encodings of the invariants' claims, the search from both ends, and DRAT proofs. No
+geometry."""
+
+from .budget import anytime, deadline_after, past, reserve, seconds_left, share
+from .drat import DratCheck, check_drat, unsat_proof
+from .encodings import MAX_CLAUSES, biclique_cover_cnf, colored_cover_cnf, difunctional_cover_cnf
+from .search import ascend, descend, with_decoder
+from .solver import SOLVER, solve_within
+
+__all__ = [
+    "anytime",
+    "deadline_after",
+    "past",
+    "reserve",
+    "seconds_left",
+    "share",
+    "DratCheck",
+    "check_drat",
+    "unsat_proof",
+    "MAX_CLAUSES",
+    "biclique_cover_cnf",
+    "colored_cover_cnf",
+    "difunctional_cover_cnf",
+    "ascend",
+    "descend",
+    "with_decoder",
+    "SOLVER",
+    "solve_within",
+]

@@ -1,0 +1,152 @@
+"""Time limits that hold: deadlines, shares of a budget, and anytime work in a child process.
+
+A solve with a time limit must return within it (plus a small overrun) on any input it
+accepts, with the best bounds found so far. Pure-Python loops can check a deadline, but a
+BLAS product, a LAPACK factorization or a SAT call cannot be interrupted. So every solve with
+a deadline runs its search in a forked child process (:func:`anytime`): the child reports each
+improvement through a pipe, the parent keeps the last report, and at the deadline the
+parent kills the child's whole process group (SAT solvers the child started included) and
+returns what it has. The parent itself only does work linear in the input (the trivial
+witnesses and the final validation), and keeps time for it (:func:`reserve`). SAT calls
+(:func:`theorem.sat.solve_within`) are such children too.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import numbers
+import os
+import signal
+import time
+from typing import Any, Callable
+
+from ..errors import TheoremError
+
+__all__ = ["deadline_after", "past", "share", "seconds_left", "reserve", "anytime"]
+
+#: True inside a child started by :func:`anytime`: nested children then stay in the outermost
+#: child's process group (killed with it) instead of leading their own.
+_IN_CHILD = False
+
+
+def deadline_after(time_limit) -> float | None:
+    """The ``time.monotonic()`` deadline ``time_limit`` seconds from now (``None``: no limit).
+
+    Raises ``TypeError`` for a non-number and :class:`TheoremError` for a limit that is not a
+    positive finite number of seconds.
+    """
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+        raise TypeError(f"time_limit must be seconds (a number), not {type(time_limit).__name__}")
+    if not (math.isfinite(time_limit) and time_limit > 0):
+        raise TheoremError(
+            f"time_limit must be a positive, finite number of seconds, got {time_limit}; "
+            "pass None for no limit")
+    return time.monotonic() + float(time_limit)
+
+
+def past(deadline: float | None) -> bool:
+    """Whether ``deadline`` has passed (never, for ``None``)."""
+    return deadline is not None and time.monotonic() >= deadline
+
+
+def seconds_left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (at least 0), or ``None`` for no deadline."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
+
+
+def share(deadline: float | None, fraction: float, cap: float | None = None) -> float | None:
+    """The deadline of a step allowed ``fraction`` of the time left, and at most ``cap``
+    seconds when given (``None``: no limit, unless ``cap``)."""
+    now = time.monotonic()
+    end = math.inf if deadline is None else now + fraction * max(deadline - now, 0.0)
+    if cap is not None:
+        end = min(end, now + cap)
+    return None if math.isinf(end) else end
+
+
+def reserve(deadline: float | None, spent: float, factor: float = 2.0) -> float | None:
+    """``deadline`` moved earlier by ``factor × spent``: ``spent`` is what the caller's own
+    linear work (trivial witnesses) took, and about as much follows the search (receiving its
+    result, mapping it back, validating it), so that the whole call ends by ``deadline`` on
+    inputs of any size. Self-calibrating: no machine speed is assumed."""
+    return None if deadline is None else deadline - factor * spent
+
+
+def _child(send, work, args) -> None:
+    """The forked child: run ``work``, send its reports and how it ended, exit at once."""
+    global _IN_CHILD
+    code = 0
+    try:
+        if not _IN_CHILD:  # the outermost child leads a process group: one kill ends it all
+            os.setpgid(0, 0)
+        _IN_CHILD = True
+        work(lambda state: send.send(("state", state)), *args)
+        send.send(("done", None))
+    except BaseException as exc:  # handed to the parent, which raises it
+        code = 1
+        try:
+            send.send(("error", exc))
+        except Exception:
+            send.send(("error", TheoremError(f"the search failed: {exc!r}")))
+    finally:
+        send.close()
+        os._exit(code)  # no atexit handlers, no flushing of the parent's buffers
+
+
+def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[Any, bool]:
+    """Run ``work(report, *args)`` until it returns or ``deadline`` passes.
+
+    ``work`` calls ``report(state)`` with each improved state (picklable). With a deadline it
+    runs in a forked child process (``os.fork``: usable from daemonic pool workers too),
+    killed when the deadline passes; the outermost such child leads a process group, so that
+    everything it started (SAT solvers, nested searches) is killed with it. Without a
+    deadline it runs in process. Returns ``(last state reported or None, finished)``; an
+    exception raised by ``work`` is raised here.
+    """
+    states: list = [None]
+    if deadline is None:
+        work(lambda state: states.__setitem__(0, state), *args)
+        return states[0], True
+    receive, send = multiprocessing.Pipe(duplex=False)
+    leader = not _IN_CHILD
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child exits inside)
+        receive.close()
+        _child(send, work, args)
+    send.close()
+    if leader:
+        try:
+            os.setpgid(pid, pid)
+        except OSError:  # the child did it first, or has exited
+            pass
+    finished, error = False, None
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not receive.poll(left):
+                break
+            try:
+                kind, value = receive.recv()
+            except EOFError:  # the child died without a word (killed, out of memory)
+                break
+            if kind == "state":
+                states[0] = value
+            else:
+                finished, error = True, (value if kind == "error" else None)
+                break
+    finally:
+        try:
+            if leader:
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
+        except OSError:  # already gone
+            pass
+        os.waitpid(pid, 0)
+        receive.close()
+    if error is not None:
+        raise error
+    return states[0], finished
