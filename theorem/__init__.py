@@ -4,7 +4,7 @@ Attention digraphs and named families, hub extensions with their colorings (Lemm
 random hub model, the invariants ``b``, ``χ_hub`` and ``χ'`` with witnesses and certificates
 and their Pareto front; part (i) of the Main Theorem (:func:`universal_law`,
 :class:`UniversalFamily`, :func:`one_function_cover`) and part (ii) (:func:`density_cover`,
-:func:`density_cover_for`) with their verification (:func:`verify_density_cover`); the
+:func:`construct_density_cover`) with their verification (:func:`verify_density_cover`); the
 command line. Sub-packages: :mod:`.digraphs`, :mod:`.invariants` and :mod:`.sat` (the
 combinatorics, no geometry), :mod:`.covers` (the Main Theorem on the spaces), :mod:`.cli`.
 Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
@@ -15,6 +15,7 @@ from .covers import (
     UniversalFamily,
     VerificationReport,
     density_cover,
+    construct_density_cover,
     density_cover_for,
     one_function_cover,
     partition_cover,
@@ -96,6 +97,7 @@ __all__ = [
     "one_function_cover",
     "DensityCover",
     "density_cover",
+    "construct_density_cover",
     "density_cover_for",
     "partition_cover",
     "product_cover",

@@ -9,6 +9,7 @@ from laws.drawing import finish_figure, require_pyplot
 
 from .digraphs.digraph import AttentionDigraph
 from .digraphs.hubs import HubExtension
+from .errors import TheoremError
 
 __all__ = ["draw_hub_extension", "draw_density_cover"]
 
@@ -63,10 +64,8 @@ def draw_density_cover(cover, targets=None, *, path=None):
     dots) and ``0`` near every other embedded vertex (black dots; ``b`` itself circled).
     Returns the matplotlib figure (saved to ``path`` if given).
     """
-    from manifolds import Sphere
-
     space = cover.space
-    if not isinstance(space, Sphere) or space.dim != 2:
+    if space.model != "sphere" or space.dim != 2:
         raise TypeError(f"draw_density_cover draws on Sphere(2), not {space.name}")
     plt = require_pyplot()
     choices = []
@@ -77,7 +76,7 @@ def draw_density_cover(cover, targets=None, *, path=None):
     if targets is None:
         choices = choices[:3]
     if not choices:
-        raise ValueError("no target with an in-edge to draw; pass targets=[b, ...] with in-edges")
+        raise TheoremError("no target with an in-edge to draw; pass targets=[b, ...] with in-edges")
     lon, lat = np.meshgrid(np.linspace(-np.pi, np.pi, 361), np.linspace(-np.pi / 2, np.pi / 2, 181))
     grid = np.stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)], axis=-1)
     grid /= np.linalg.norm(grid, axis=-1, keepdims=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from manifolds import Sphere
 
-from ..covers import density_cover_for, verify_density_cover
+from ..covers import construct_density_cover, verify_density_cover
 from ..digraphs import complete_bipartite, random_hub_extension, transitive_tournament
 from ..invariants import hub_chromatic_index
 
@@ -24,7 +24,7 @@ def run(args, out, err) -> int:
         draw_hub_extension(g, hub_chromatic_index(g).witness, path=path)
         written.append(path)
     g, _ = random_hub_extension(12, 4, 0.4, rng=args.seed)
-    cover = density_cover_for(g, Sphere(2), "colors", rng=args.seed)
+    cover = construct_density_cover(g, Sphere(2), "colors", rng=args.seed)
     report = verify_density_cover(cover, rng=args.seed)
     path = folder / "density_cover_s2.png"
     draw_density_cover(cover, path=path)

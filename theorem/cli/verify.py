@@ -8,7 +8,7 @@ import numpy as np
 
 from manifolds import admissible_embedding, parse_space, space_spec
 
-from ..covers import density_cover_for, verify_density_cover
+from ..covers import construct_density_cover, verify_density_cover
 from ..digraphs import complete_bipartite, random_hub_extension, transitive_tournament
 from ..errors import TheoremError
 from ..invariants import hub_pareto_front
@@ -107,7 +107,7 @@ def _verify_on(report, name: str, g, space, front, embedding, seed) -> None:
     theta = radius = None
     done = []
     for objective in ("hubs", "colors"):
-        cover = density_cover_for(g, space, objective, rng=seed, front=front,
+        cover = construct_density_cover(g, space, objective, rng=seed, front=front,
                                   embedding=embedding, theta=theta, radius=radius)
         theta, radius = cover.theta, cover.radius
         report_ = verify_density_cover(cover, rng=seed)

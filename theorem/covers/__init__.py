@@ -2,7 +2,14 @@
 part (ii), density covers from colored hub extensions (:mod:`.density_cover`); and their
 verification at the paper's strength, exactly, and for rank (:mod:`.verification`)."""
 
-from .density_covers import DensityCover, density_cover, density_cover_for, partition_cover, product_cover
+from .density_covers import (
+    DensityCover,
+    construct_density_cover,
+    density_cover,
+    density_cover_for,
+    partition_cover,
+    product_cover,
+)
 from .universal import UniversalFamily, one_function_cover, universal_law
 from .verification import VerificationReport, verify_density_cover
 
@@ -12,6 +19,7 @@ __all__ = [
     "one_function_cover",
     "DensityCover",
     "density_cover",
+    "construct_density_cover",
     "density_cover_for",
     "partition_cover",
     "product_cover",

@@ -14,6 +14,7 @@ local maximum at each of its edges; :func:`verify_density_cover` checks all of i
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -23,10 +24,10 @@ from manifolds import Embedding, NotAdmissibleError, ShapeError, admissible_embe
 
 from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.hubs import HubExtension
-from ..errors import InvalidColoringError, InvalidHubExtensionError
+from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError
 from ..invariants.pareto import hub_pareto_front
 
-__all__ = ["DensityCover", "density_cover", "density_cover_for", "partition_cover", "product_cover"]
+__all__ = ["DensityCover", "density_cover", "construct_density_cover", "partition_cover", "product_cover"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -254,7 +255,7 @@ def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, r
     return replace(cover, claims=(np.asarray(digraph.edges).reshape(-1, 2),))
 
 
-def density_cover_for(digraph: AttentionDigraph, space, objective: str = "hubs", *, rng=None,
+def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "hubs", *, rng=None,
                       time_limit: float | None = 10.0, embedding=None, front=None,
                       theta=None, radius: float | None = None):
     r"""The whole pipeline: invariants, a witness extension, an embedding, a kernel radius.
@@ -276,12 +277,12 @@ def density_cover_for(digraph: AttentionDigraph, space, objective: str = "hubs",
     >>> from manifolds import ProjectiveSpace
     >>> from theorem.digraphs import transitive_tournament
     >>> from theorem.covers import verify_density_cover
-    >>> cover = density_cover_for(transitive_tournament(3), ProjectiveSpace(2), "colors", rng=0)
+    >>> cover = construct_density_cover(transitive_tournament(3), ProjectiveSpace(2), "colors", rng=0)
     >>> cover.n_hubs, cover.n_colors, cover.info["proved"], verify_density_cover(cover, rng=0).passed
     (2, 2, True, True)
     """
     if objective not in ("hubs", "colors", "pareto"):
-        raise ValueError(f"objective must be 'hubs', 'colors' or 'pareto', got {objective!r}")
+        raise TheoremError(f"objective must be 'hubs', 'colors' or 'pareto', got {objective!r}")
     gen = as_generator(rng)
     if front is None:
         front = hub_pareto_front(digraph, time_limit=time_limit)
@@ -297,6 +298,14 @@ def density_cover_for(digraph: AttentionDigraph, space, objective: str = "hubs",
                            "proved": proved})
         covers.append(cover)
     return covers if objective == "pareto" else covers[0]
+
+
+def density_cover_for(*args, **kwargs):
+    """Deprecated alias of :func:`construct_density_cover` (the name said less than the
+    function does); it will be removed in the next release."""
+    warnings.warn("density_cover_for is deprecated; use construct_density_cover",
+                  DeprecationWarning, stacklevel=2)
+    return construct_density_cover(*args, **kwargs)
 
 
 def _cover_with_radius(digraph, extension, emb, space, gen, theta=None, radius=None) -> DensityCover:

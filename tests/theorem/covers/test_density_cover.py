@@ -16,7 +16,7 @@ from manifolds import (
     Sphere,
     admissible_embedding,
 )
-from theorem.covers import density_cover, density_cover_for, partition_cover, product_cover
+from theorem.covers import density_cover, construct_density_cover, partition_cover, product_cover
 from theorem.errors import InvalidColoringError, InvalidHubExtensionError
 from theorem.digraphs import complete_bipartite, transitive_tournament
 from theorem.digraphs import HubExtension, random_hub_extension
@@ -47,7 +47,7 @@ def colored(ext):
                          ids=["tournament3", "bipartite3x4"])
 @pytest.mark.parametrize("objective", ["hubs", "colors"])
 def test_paper_examples_pass_both_strengths(space, digraph, objective):
-    cover = density_cover_for(digraph, space, objective, rng=1, embedding=embedding(space, digraph.n))
+    cover = construct_density_cover(digraph, space, objective, rng=1, embedding=embedding(space, digraph.n))
     report = verify_density_cover(cover, rng=2)
     assert report.paper_passed and report.exact_passed and report.rank_passed, str(report)
     assert report.edges_verified == digraph.n_edges and cover.disjoint_balls
@@ -290,7 +290,7 @@ def test_a_digraph_without_edges_has_an_empty_cover():
     from theorem import AttentionDigraph
 
     g = AttentionDigraph(3)
-    cover = density_cover_for(g, Sphere(2), "hubs", rng=0, embedding=embedding(Sphere(2), 3))
+    cover = construct_density_cover(g, Sphere(2), "hubs", rng=0, embedding=embedding(Sphere(2), 3))
     report = verify_density_cover(cover, rng=0)
     assert cover.n_colors == 0 and cover.n_hubs == 0 and report.passed and report.edges_verified == 0
 
@@ -305,3 +305,11 @@ def test_verify_json_is_strict_even_with_infinite_values(run):
 
     report = json.loads(out, parse_constant=refuse)
     assert code == 0 and report["covers"][0]["worst_margin"] is None and report["covers"][0]["r0"] is None
+
+
+def test_density_cover_for_is_a_deprecated_alias():
+    from theorem import density_cover_for
+
+    with pytest.warns(DeprecationWarning, match="construct_density_cover"):
+        cover = density_cover_for(transitive_tournament(3), Sphere(2), "colors", rng=0)
+    assert cover.n_hubs == 2 and cover.n_colors == 2
