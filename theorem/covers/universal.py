@@ -9,13 +9,12 @@ of rank ``rank_R(M)``.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from laws import BumpKernel, FiniteRankWeight, InteractionLaw, IsotropicFamily, KernelSum
-from manifolds import ParameterError, ShapeError
+from manifolds import ParameterError, ShapeError, as_positive_integer
 
 from ..digraphs.digraph import AttentionDigraph
 
@@ -80,8 +79,7 @@ class UniversalFamily:
 
     def __post_init__(self):
         _kernel(self.space, self.kernel)
-        if isinstance(self.m, bool) or not isinstance(self.m, numbers.Integral) or self.m < 1:
-            raise ParameterError(f"m must be a positive integer, got {self.m!r}")
+        object.__setattr__(self, "m", as_positive_integer(self.m, "m"))
 
     @property
     def n_parameters(self) -> int:

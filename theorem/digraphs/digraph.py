@@ -8,11 +8,12 @@ Direction (docs/conventions.md#edge-direction): ``(a, b) ∈ E`` means ``a`` act
 from __future__ import annotations
 
 import json
-import numbers
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from manifolds.validation import as_count
 
 from ..errors import DigraphFormatError, SelfLoopError, VertexError
 
@@ -54,10 +55,7 @@ class AttentionDigraph:
     labels: tuple[str, ...] | None = None
 
     def __init__(self, n: int, edges=(), *, labels=None, drop_loops: bool = False):
-        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-            raise TypeError(f"n must be an integer, not {type(n).__name__}")
-        if n < 0:
-            raise VertexError(f"n must be non-negative, got {n}")
+        n = as_count(n, "n", error=VertexError)
         arr = np.asarray(edges)
         if arr.size == 0:
             arr = np.zeros((0, 2), dtype=np.int64)

@@ -6,9 +6,9 @@ Causal patterns have edges from earlier to later positions; diagonals are droppe
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from manifolds.validation import as_integer
 
 from ..errors import TheoremError, VertexError
 from .digraph import AttentionDigraph
@@ -27,11 +27,7 @@ __all__ = [
 
 
 def _size(value, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-    if value < minimum:
-        raise VertexError(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
+    return as_integer(value, name, minimum=minimum, error=VertexError)
 
 
 def _from_rule(n: int, keep) -> AttentionDigraph:

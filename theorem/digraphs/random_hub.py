@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from manifolds.validation import as_generator
+from manifolds.validation import as_count, as_generator, as_probability
 
 from ..errors import TheoremError, VertexError
 from .digraph import AttentionDigraph
@@ -33,13 +31,9 @@ def random_hub_extension(n: int, n_hubs: int, p: float, rng=None):
     >>> ext.validate(g); ext.n_hubs <= 5
     True
     """
-    for value, name in ((n, "n"), (n_hubs, "n_hubs")):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-        if value < 0:
-            raise VertexError(f"{name} must be non-negative, got {value}")
-    if not isinstance(p, numbers.Real) or not 0.0 <= p <= 1.0:
-        raise TheoremError(f"p must be a probability in [0, 1], got {p!r}")
+    n = as_count(n, "n", error=VertexError)
+    n_hubs = as_count(n_hubs, "n_hubs", error=VertexError)
+    p = as_probability(p, "p", error=TheoremError)
     gen = as_generator(rng)
     joined = gen.random((n_hubs, n)) < p
     into = gen.random((n_hubs, n)) < 0.5

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import numbers
 import os
 import signal
 import time
 from typing import Any, Callable
+
+from manifolds.validation import as_positive
 
 from ..errors import TheoremError
 
@@ -38,13 +39,8 @@ def deadline_after(time_limit) -> float | None:
     """
     if time_limit is None:
         return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-        raise TypeError(f"time_limit must be seconds (a number), not {type(time_limit).__name__}")
-    if not (math.isfinite(time_limit) and time_limit > 0):
-        raise TheoremError(
-            f"time_limit must be a positive, finite number of seconds, got {time_limit}; "
-            "pass None for no limit")
-    return time.monotonic() + float(time_limit)
+    return time.monotonic() + as_positive(time_limit, "time_limit (seconds; None for no limit)",
+                                          error=TheoremError)
 
 
 def past(deadline: float | None) -> bool:
