@@ -35,6 +35,16 @@ def _is_integer(value) -> bool:
     return not isinstance(value, bool) and isinstance(value, numbers.Integral)
 
 
+def _integer(value, name: str, minimum: int | None, too_small: str | None, error) -> int:
+    """The check behind the integer arguments: ``TypeError`` for a non-integer (``bool``
+    included), ``error`` saying ``name must be <too_small>`` below ``minimum``."""
+    if not _is_integer(value):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}; pass an int")
+    if minimum is not None and value < minimum:
+        raise error(f"{name} must be {too_small}, got {value}")
+    return int(value)
+
+
 def _is_real(value) -> bool:
     return not isinstance(value, bool) and isinstance(value, numbers.Real)
 
@@ -73,11 +83,8 @@ def as_integer(value, name: str, *, minimum: int | None = None, error=ParameterE
     ...
     manifolds.errors.ParameterError: n must be at least 1, got 0
     """
-    if not _is_integer(value):
-        raise TypeError(f"{name} must be an integer, not {type(value).__name__}; pass an int")
-    if minimum is not None and value < minimum:
-        raise error(f"{name} must be at least {minimum}, got {value}")
-    return int(value)
+    too_small = None if minimum is None else f"at least {minimum}"
+    return _integer(value, name, minimum, too_small, error)
 
 
 def as_count(value, name: str, *, error=ParameterError) -> int:
@@ -106,11 +113,7 @@ def as_count(value, name: str, *, error=ParameterError) -> int:
     >>> as_count(0, "n_samples")
     0
     """
-    if not _is_integer(value):
-        raise TypeError(f"{name} must be an integer, not {type(value).__name__}; pass an int")
-    if value < 0:
-        raise error(f"{name} must be non-negative, got {value}")
-    return int(value)
+    return _integer(value, name, 0, "non-negative", error)
 
 
 def as_positive_integer(value, name: str, *, error=ParameterError) -> int:
@@ -143,13 +146,7 @@ def as_positive_integer(value, name: str, *, error=ParameterError) -> int:
     ...
     manifolds.errors.ParameterError: record_every must be a positive integer, got 0
     """
-    if not _is_integer(value):
-        raise TypeError(
-            f"{name} must be a positive integer, not {type(value).__name__}; pass an int ≥ 1"
-        )
-    if value < 1:
-        raise error(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
+    return _integer(value, name, 1, "a positive integer", error)
 
 
 def as_dimension(value, name: str, minimum: int) -> int:
