@@ -35,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from manifolds import Grassmannian, Sphere, parse_space, space_spec  # noqa: E402
+from manifolds import Sphere, parse_space, space_spec  # noqa: E402
 from tests.manifolds import helpers as H  # noqa: E402
 from tests.manifolds import reference as R  # noqa: E402
 
@@ -206,7 +206,7 @@ def exp_log_errors(task, out, space):
 # -- tables ---------------------------------------------------------------------------------
 def print_table(title, unit, rows, kernels):
     print(f"\n#### {title}\n")
-    print(f"| space | scale | draws | " + " | ".join(f"{k}: worst {unit}" for k in kernels)
+    print("| space | scale | draws | " + " | ".join(f"{k}: worst {unit}" for k in kernels)
           + " | worst / bound | margin |")
     print("|---|---|---|" + "---|" * len(kernels) + "---|---|")
     for row in rows:

@@ -12,7 +12,6 @@ from manifolds import as_choice
 
 from ..fields import IsotropicField
 from ..interaction import FiniteRankWeight, InteractionLaw
-from .integrators import integrate  # noqa: F401  (the doctest below uses it)
 
 __all__ = ["LawDynamics"]
 
@@ -39,7 +38,7 @@ class LawDynamics:
     --------
     >>> import numpy as np
     >>> from manifolds import ProjectiveSpace
-    >>> from laws import BumpKernel, KernelSum, FiniteRankWeight, IsotropicFamily, InteractionLaw
+    >>> from laws import BumpKernel, KernelSum, FiniteRankWeight, IsotropicFamily, InteractionLaw, integrate
     >>> rp2 = ProjectiveSpace(2)
     >>> kernel = BumpKernel(rp2, 0.6)
     >>> c = rp2.random_point(2, rng=0)

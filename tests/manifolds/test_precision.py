@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from manifolds import Grassmannian, ProjectiveSpace, Sphere
 from tests.manifolds import reference as R
 from tests.manifolds.helpers import (
-    EPS,
     PROJECTOR_SPACES,
     SPHERE_DIMS,
     principal_angle_bound,

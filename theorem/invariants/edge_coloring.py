@@ -82,10 +82,13 @@ def chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = Non
     deadline = deadline_after(time_limit)
     colors = np.zeros(digraph.n_edges, dtype=np.int64)
     if digraph.n_edges:
-        colors = _rank_pair_coloring(digraph)           # valid at once, in O(E log E)
-        validate_edge_coloring(digraph, colors)
-        found, _ = anytime(_colorings, reserve(deadline, time.perf_counter() - start), digraph)
-        colors = colors if found is None else found
+        if deadline is None:
+            colors, _ = anytime(_colorings, None, digraph)
+        else:  # a valid coloring at once, in O(E log E), in case the search reports none
+            colors = _rank_pair_coloring(digraph)
+            validate_edge_coloring(digraph, colors)
+            found, _ = anytime(_colorings, reserve(deadline, time.perf_counter() - start), digraph)
+            colors = colors if found is None else found
     validate_edge_coloring(digraph, colors)
     out_deg, in_deg = digraph.out_degrees, digraph.in_degrees
     side = "out" if out_deg.max(initial=0) >= in_deg.max(initial=0) else "in"

@@ -2,7 +2,7 @@
 CNF encodings of the invariants' claims, the search from both ends, and DRAT proofs. No
 geometry."""
 
-from .budget import anytime, deadline_after, past, reserve, seconds_left, share
+from .budget import anytime, deadline_after, past, reserve, share
 from .drat import DratCheck, check_drat, unsat_proof
 from .encodings import MAX_CLAUSES, biclique_cover_cnf, colored_cover_cnf, difunctional_cover_cnf
 from .search import ascend, descend, with_decoder
@@ -13,7 +13,6 @@ __all__ = [
     "deadline_after",
     "past",
     "reserve",
-    "seconds_left",
     "share",
     "DratCheck",
     "check_drat",

@@ -24,7 +24,7 @@ from manifolds.validation import as_positive
 
 from ..errors import TheoremError
 
-__all__ = ["deadline_after", "past", "share", "seconds_left", "reserve", "anytime"]
+__all__ = ["deadline_after", "past", "share", "reserve", "anytime"]
 
 #: True inside a child started by :func:`anytime`: nested children then stay in the outermost
 #: child's process group (killed with it) instead of leading their own.
@@ -46,11 +46,6 @@ def deadline_after(time_limit) -> float | None:
 def past(deadline: float | None) -> bool:
     """Whether ``deadline`` has passed (never, for ``None``)."""
     return deadline is not None and time.monotonic() >= deadline
-
-
-def seconds_left(deadline: float | None) -> float | None:
-    """Seconds until ``deadline`` (at least 0), or ``None`` for no deadline."""
-    return None if deadline is None else max(deadline - time.monotonic(), 0.0)
 
 
 def share(deadline: float | None, fraction: float, cap: float | None = None) -> float | None:
