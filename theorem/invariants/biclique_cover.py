@@ -152,10 +152,7 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     path = np.asarray(list(zip(sequence, sequence[1:])), dtype=np.int64).reshape(-1, 2)
     if len(path) > len(fooling) and is_fooling_set(digraph, path):
         fooling = path[np.lexsort((path[:, 1], path[:, 0]))]
-    lower = len(fooling)
-    certificate = Certificate(
-        "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
-        {"edges": fooling.tolist()})
+    lower, certificate = len(fooling), _fooling_certificate(fooling)
     report((stars, lower, certificate))
     cover = stars.hubs
     if lower < len(cover):
@@ -180,10 +177,7 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
             fooling = fooling_set(digraph, target=len(cover), patience=3000,
                                   deadline=share(deadline, 0.1))
     if len(fooling) > lower:
-        lower = len(fooling)
-        certificate = Certificate(
-            "fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
-            {"edges": fooling.tolist()})
+        lower, certificate = len(fooling), _fooling_certificate(fooling)
     if sperner_number(len(clique)) > lower:
         lower = sperner_number(len(clique))
         certificate = complete_subdigraph_certificate(clique)
@@ -214,6 +208,12 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
         report((witness, lower, certificate))
     witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
     descend(witness, size, lower, certificate, encode, **steps)
+
+
+def _fooling_certificate(fooling: np.ndarray) -> Certificate:
+    """``b ≥ |F|`` from a fooling set ``F``."""
+    return Certificate("fooling-set", f"{len(fooling)} edges pairwise in no common biclique",
+                       {"edges": fooling.tolist()})
 
 
 def _maximal_cover_cnf(digraph, k, fooling, deadline=None):
