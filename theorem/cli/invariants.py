@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 
-from ..errors import TheoremError
 from ..invariants import (
     biclique_cover_number,
     chromatic_index,
@@ -13,7 +12,7 @@ from ..invariants import (
     hub_pareto_front,
     real_rank,
 )
-from .options import digraph_from
+from .options import digraph_from, time_limit_from
 from .output import library_version, table, write_json
 
 __all__ = ["run"]
@@ -35,8 +34,7 @@ def _short(vertices: list[int]) -> str:
 
 def run(args, out, err) -> int:
     start = time.monotonic()
-    if not args.time_limit > 0:
-        raise TheoremError(f"--time-limit must be positive seconds, got {args.time_limit}")
+    time_limit_from(args)
     digraph, planted = digraph_from(args)
     def share(fraction):
         """A fair part of the budget left: b gets a third, χ_hub half of the rest, the

@@ -7,8 +7,9 @@ from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.families import FAMILIES, named_family
 from ..digraphs.random_hub import random_hub_extension
 from ..errors import TheoremError
+from ..sat.budget import deadline_after
 
-__all__ = ["digraph_arguments", "output_arguments", "digraph_from"]
+__all__ = ["digraph_arguments", "output_arguments", "digraph_from", "time_limit_from"]
 
 
 def digraph_from(args):
@@ -44,3 +45,14 @@ def output_arguments(parser) -> None:
                         help="print exactly one JSON object on standard output")
     parser.add_argument("--progress", action="store_true",
                         help="with --json, still report progress on standard error")
+
+
+def time_limit_from(args) -> float:
+    """``--time-limit``, checked: a positive, finite number of seconds (the budget of the
+    whole command), else :class:`TheoremError`."""
+    try:
+        deadline_after(args.time_limit)
+    except TheoremError:
+        raise TheoremError(f"--time-limit must be a positive, finite number of seconds, "
+                           f"got {args.time_limit}") from None
+    return args.time_limit

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from manifolds import admissible_embedding, parse_space, space_spec
 
 from ..covers import construct_density_cover, verify_density_cover
 from ..digraphs import complete_bipartite, random_hub_extension, transitive_tournament
-from ..errors import TheoremError
 from ..invariants import hub_pareto_front
 from ..sat.budget import anytime
-from .options import digraph_from
+from .options import digraph_from, time_limit_from
 from .output import library_version, table, write_json
 
 __all__ = ["run"]
@@ -35,8 +32,7 @@ def _suite(args):
 
 def run(args, out, err) -> int:
     start, start_mono = time.perf_counter(), time.monotonic()
-    if not (np.isfinite(args.time_limit) and args.time_limit > 0):
-        raise TheoremError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+    time_limit_from(args)
     digraphs = _suite(args)
     spaces = [parse_space(s) for s in (args.space or SUITE_SPACES)]
     show = not args.json or args.progress

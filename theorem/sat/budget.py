@@ -39,7 +39,7 @@ def deadline_after(time_limit) -> float | None:
     """
     if time_limit is None:
         return None
-    return time.monotonic() + as_positive(time_limit, "time_limit (seconds; None for no limit)",
+    return time.monotonic() + as_positive(time_limit, "time_limit (seconds)",
                                           error=TheoremError)
 
 
