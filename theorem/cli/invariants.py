@@ -36,6 +36,7 @@ def run(args, out, err) -> int:
     start = time.monotonic()
     time_limit_from(args)
     digraph, planted = digraph_from(args)
+
     def share(fraction):
         """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
         coloring of χ' a third of what is left, then the Pareto front nine tenths and the
