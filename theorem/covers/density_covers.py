@@ -20,12 +20,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from laws import BumpKernel, FiniteRankWeight, InteractionLaw, IsotropicFamily, KernelSum, ZeroSetError
-from manifolds import Embedding, NotAdmissibleError, ShapeError, admissible_embedding, as_generator, check_admissible
+from manifolds import (Embedding, NotAdmissibleError, ShapeError, Space, admissible_embedding,
+                       as_generator, as_positive, check_admissible)
 
-from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..digraphs.hubs import HubExtension
 from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError
-from ..invariants.pareto import hub_pareto_front
+from ..invariants.pareto import ParetoFront, hub_pareto_front
 
 __all__ = ["DensityCover", "density_cover", "construct_density_cover", "partition_cover", "product_cover"]
 
@@ -93,18 +94,19 @@ class DensityCover:
         return len(self.weights)
 
 
-def _embedding(digraph: AttentionDigraph, embedding, kernel: BumpKernel) -> Embedding:
-    space = kernel.space
+def _embedding(digraph: AttentionDigraph, embedding, space, radius: float = 0.0) -> Embedding:
+    """``embedding`` (an :class:`Embedding` or an array) checked: one point of ``space`` per
+    vertex, pairwise distances above ``radius`` (the kernel radius, when one is fixed)."""
     points = embedding.points if isinstance(embedding, Embedding) else embedding
     points = space.check_points(points, "embedding")
     if points.ndim != len(space.ambient_shape) + 1 or len(points) != digraph.n:
         raise ShapeError(f"the embedding has shape {points.shape}; give one point of "
                          f"{space.name} per vertex ({digraph.n})")
     try:
-        return check_admissible(points, space, r0=kernel.radius)
+        return check_admissible(points, space, r0=radius)
     except NotAdmissibleError as exc:
         raise NotAdmissibleError(
-            f"{exc}; the kernel radius r = {kernel.radius:g} needs an embedding admissible for "
+            f"{exc}; the kernel radius r = {radius:g} needs an embedding admissible for "
             "some r0 > r (pairwise distances above r): lower the radius or spread the points"
         ) from None
 
@@ -189,14 +191,28 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
                                    "hub extension (HubExtension(..., colors=[...]))")
     if validate:
         extension.validate(digraph)
-    emb = _embedding(digraph, embedding, kernel)
+    emb = _embedding(digraph, embedding, kernel.space, kernel.radius)
+    if theta is not None:
+        _check_theta(theta, emb.points, kernel)
+    return _colored_cover(digraph, extension, emb, kernel, theta, rng)
+
+
+def _check_theta(theta, points: np.ndarray, kernel: BumpKernel) -> None:
+    """Raise :class:`laws.ZeroSetError` unless the zero set of ``a_θ`` is farther than the
+    kernel radius from every point."""
+    gap = float(IsotropicFamily(kernel.space).zero_set_distance(theta, points).min())
+    if not gap > kernel.radius:
+        raise ZeroSetError(f"the given θ has its zero set {gap:.4g} from an embedded vertex, "
+                           f"within the kernel radius {kernel.radius:g}; let density_cover choose θ")
+
+
+def _colored_cover(digraph: AttentionDigraph, extension: HubExtension, emb: Embedding,
+                   kernel: BumpKernel, theta, rng) -> DensityCover:
+    """The cover of :func:`density_cover`, trusting its caller (docs/conventions.md#validation):
+    ``extension`` is a validated colored hub extension of ``digraph``, ``emb`` is admissible
+    for ``kernel.radius`` and ``theta``, when given, keeps its zero set off the balls."""
     if theta is None:
         theta = _theta(kernel.space, emb.points, kernel.radius, rng)
-    else:
-        gap = float(IsotropicFamily(kernel.space).zero_set_distance(theta, emb.points).min())
-        if not gap > kernel.radius:
-            raise ZeroSetError(f"the given θ has its zero set {gap:.4g} from an embedded vertex, "
-                               f"within the kernel radius {kernel.radius:g}; let density_cover choose θ")
     colors = sorted(set(extension.colors or ()))   # no hubs (no edges): no weights
     sides = []
     for c in colors:
@@ -234,7 +250,7 @@ def partition_cover(digraph: AttentionDigraph, extension: HubExtension, embeddin
         a, b = map(int, twice[0])
         raise InvalidHubExtensionError(f"edge ({a}, {b}) is covered by two hubs; a partition "
                                        "covers each edge once (color the hubs and use density_cover)")
-    emb = _embedding(digraph, embedding, kernel)
+    emb = _embedding(digraph, embedding, kernel.space, kernel.radius)
     theta = _theta(kernel.space, emb.points, kernel.radius, rng)
     return _build(digraph, [(extension.sources, extension.targets)], emb.points, kernel, theta,
                   emb.separation, extension, "biclique partition in one weight", {})
@@ -246,7 +262,7 @@ def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, r
     Every edge image is a strict local maximum (the paper's definition holds for every
     digraph), but ``β = 1`` at every vertex pair, edges or not: it must fail exactness.
     """
-    emb = _embedding(digraph, embedding, kernel)
+    emb = _embedding(digraph, embedding, kernel.space, kernel.radius)
     theta = _theta(kernel.space, emb.points, kernel.radius, rng)
     everyone = frozenset(range(digraph.n))
     cover = _build(digraph, [([everyone], [everyone])], emb.points, kernel, theta, emb.separation,
@@ -281,14 +297,36 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
     >>> cover.n_hubs, cover.n_colors, cover.info["proved"], verify_density_cover(cover, rng=0).passed
     (2, 2, True, True)
     """
+    # every argument is checked here, once; the steps below trust it (conventions#validation)
+    check_digraph(digraph)
+    if not isinstance(space, Space):
+        raise TypeError(f"space must be a manifolds.Space, not {type(space).__name__}")
     if objective not in ("hubs", "colors", "pareto"):
         raise TheoremError(f"objective must be 'hubs', 'colors' or 'pareto', got {objective!r}")
+    if theta is not None and radius is None:
+        raise TheoremError("theta was given without radius; pass both (an earlier cover's "
+                           "cover.theta and cover.radius) or neither")
     gen = as_generator(rng)
+    if embedding is not None:
+        embedding = _embedding(digraph, embedding, space,
+                               0.0 if radius is None else as_positive(radius, "radius", error=TheoremError))
+        if theta is not None:
+            _check_theta(theta, embedding.points, BumpKernel(space, radius))
     if front is None:
         front = hub_pareto_front(digraph, time_limit=time_limit)
+    elif not isinstance(front, ParetoFront):
+        raise TypeError(f"front must be a ParetoFront, not {type(front).__name__}")
+    else:
+        try:
+            for point in front.points:
+                point.witness.validate(digraph)
+        except TheoremError as exc:
+            raise TheoremError(f"front is not a Pareto front of this digraph: {exc}") from None
     chosen = {"hubs": [front.points[-1]], "colors": [front.points[0]], "pareto": front.points}[objective]
     if embedding is None:
         embedding = admissible_embedding(space, digraph.n, rng=gen)
+        if theta is not None:
+            _check_theta(theta, embedding.points, BumpKernel(space, radius))
     covers = []
     for point in chosen:
         cover = _cover_with_radius(digraph, point.witness, embedding, space, gen, theta, radius)
@@ -309,12 +347,15 @@ def density_cover_for(*args, **kwargs):
 
 
 def _cover_with_radius(digraph, extension, emb, space, gen, theta=None, radius=None) -> DensityCover:
+    """The cover of a validated ``extension`` on an admissible ``emb``, at ``radius`` (with
+    ``theta``, both checked by the caller) or at the largest radius ``≤ r0/2`` at which a
+    unit field avoiding the balls is found."""
     if radius is not None:
-        return density_cover(digraph, extension, emb, BumpKernel(space, radius), rng=gen, theta=theta)
+        return _colored_cover(digraph, extension, emb, BumpKernel(space, radius), theta, gen)
     r = min(emb.separation / 2, 0.99 * space.injectivity_radius)
     for _ in range(12):
         try:
-            return density_cover(digraph, extension, emb, BumpKernel(space, r), rng=gen)
+            return _colored_cover(digraph, extension, emb, BumpKernel(space, r), None, gen)
         except ZeroSetError:
             r *= 0.8
     raise ZeroSetError(f"no unit field avoids the balls even at radius {r / 0.8:.3g}")

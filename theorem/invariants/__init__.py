@@ -17,7 +17,7 @@ from .greedy import star_cover
 from .hub_chromatic import dsatur_colored, hub_chromatic_index
 from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
 from .rank import real_rank
-from .results import Certificate, InvariantResult
+from .results import Certificate, InvariantResult, check_result
 from .transitive import is_transitive_sequence, transitive_sequence
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "weighted_fooling_bound",
     "validate_edge_coloring",
     "check_unsat_certificate",
+    "check_result",
     "Certificate",
     "InvariantResult",
 ]

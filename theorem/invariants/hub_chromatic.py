@@ -13,7 +13,7 @@ from ..sat.search import descend
 from ..sat.solver import SOLVER
 from .edge_coloring import chromatic_index
 from .greedy import greedy_cover, star_cover
-from .results import Certificate, InvariantResult, solved, unsat_certificate
+from .results import Certificate, InvariantResult, check_result, solved, unsat_certificate
 from .transitive import binary_cover, log2_ceil, transitive_sequence
 
 __all__ = ["hub_chromatic_index", "dsatur_colored"]
@@ -67,6 +67,15 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     1
     """
     check_digraph(digraph)
+    if biclique_cover is not None:
+        check_result(biclique_cover, "biclique_cover_number", digraph, "biclique_cover")
+    return _hub_chromatic_index(digraph, time_limit, solver, biclique_cover)
+
+
+def _hub_chromatic_index(digraph: AttentionDigraph, time_limit: float | None, solver: str,
+                         biclique_cover: InvariantResult | None) -> InvariantResult:
+    """:func:`hub_chromatic_index`, trusting its caller (docs/conventions.md#validation):
+    ``biclique_cover``, when given, is a checked result for ``digraph``."""
     start = time.perf_counter()
     deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:

@@ -20,8 +20,8 @@ from ..sat.search import descend
 from ..sat.solver import SOLVER
 from .biclique_cover import biclique_cover_number
 from .fooling import fooling_set
-from .hub_chromatic import dsatur_colored, hub_chromatic_index
-from .results import unsat_certificate
+from .hub_chromatic import _hub_chromatic_index, dsatur_colored, hub_chromatic_index
+from .results import check_result, unsat_certificate
 
 __all__ = ["ParetoPoint", "ParetoFront", "hub_pareto_front"]
 
@@ -75,6 +75,10 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     ([[6, 3], [4, 4]], True)
     """
     check_digraph(digraph)
+    if biclique_cover is not None:
+        check_result(biclique_cover, "biclique_cover_number", digraph, "biclique_cover")
+    if hub_chromatic is not None:
+        check_result(hub_chromatic, "hub_chromatic_index", digraph, "hub_chromatic")
     deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:
         return ParetoFront([ParetoPoint(0, 0, HubExtension([]), True)], True)
@@ -84,8 +88,7 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
         return None if end is None else max(end - time.monotonic(), 1e-3)
 
     b = biclique_cover or biclique_cover_number(digraph, time_limit=limit(1 / 3), solver=solver)
-    chi = hub_chromatic or hub_chromatic_index(digraph, time_limit=limit(1 / 2), solver=solver,
-                                               biclique_cover=b)
+    chi = hub_chromatic or _hub_chromatic_index(digraph, limit(1 / 2), solver, b)
     # before any search: the two extremes, the fewest-hubs cover colored apart
     begun = time.perf_counter()
     apart = b.witness.with_colors(range(b.witness.n_hubs))
@@ -100,9 +103,10 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
                        b.value, b.lower_bound, b.optimal, fewest_colors,
                        chi.value, chi.optimal, deadline, solver)
     if found is not None:
+        # the search's witnesses are new: validated once, here (b's and χ_hub's already are)
         state = [replace(p, witness=trimmed.extension(p.witness)) for p in found]
-    for p in state:
-        p.witness.validate(digraph)
+        for p in state:
+            p.witness.validate(digraph)
     return ParetoFront(state, state[-1].hubs == b.value and b.optimal and state[-1].optimal)
 
 

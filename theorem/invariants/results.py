@@ -8,11 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.hubs import HubExtension
+from ..errors import TheoremError
 from ..digraphs.trim import Trimmed
 from ..sat.budget import anytime, reserve
 
-__all__ = ["Certificate", "InvariantResult", "unsat_certificate", "relabelled", "solved"]
+__all__ = ["Certificate", "InvariantResult", "check_result", "unsat_certificate", "relabelled",
+           "solved"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,66 @@ class InvariantResult:
     witness: Any
     certificate: Certificate
     elapsed: float
+
+
+#: How each invariant's value is read from its witness.
+_SIZES = {"biclique_cover_number": lambda w: w.n_hubs, "hub_chromatic_index": lambda w: w.n_colors}
+
+
+def check_result(result, name: str, digraph: AttentionDigraph, argument: str) -> InvariantResult:
+    """``result`` checked as the result of ``name`` (``"biclique_cover_number"`` or
+    ``"hub_chromatic_index"``) for ``digraph``, before a caller builds on it.
+
+    Its witness is validated on ``digraph`` and must realize ``result.value``; its lower bound
+    is taken on trust (:func:`~theorem.invariants.check_unsat_certificate` proves an UNSAT one
+    again).
+
+    Parameters
+    ----------
+    result : InvariantResult
+    name : str
+        The invariant it must be a result of.
+    digraph : AttentionDigraph
+    argument : str
+        The caller's argument name, for the messages.
+
+    Returns
+    -------
+    InvariantResult
+        ``result`` itself.
+
+    Raises
+    ------
+    TypeError
+        When ``result`` is not an :class:`InvariantResult`.
+    TheoremError
+        When it is a result of another invariant, or of another digraph (its witness is not a
+        hub extension of ``digraph``, or does not have ``result.value`` hubs or colors).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.invariants import biclique_cover_number
+    >>> b = biclique_cover_number(transitive_tournament(3))
+    >>> check_result(b, "biclique_cover_number", transitive_tournament(3), "b").value
+    2
+    >>> check_result(b, "biclique_cover_number", transitive_tournament(4), "b")
+    Traceback (most recent call last):
+    ...
+    theorem.errors.TheoremError: b is not a result for this digraph: edge (0, 3) is covered by no hub; add a hub or enlarge one
+    """
+    if not isinstance(result, InvariantResult):
+        raise TypeError(f"{argument} must be an InvariantResult, not {type(result).__name__}")
+    if result.name != name:
+        raise TheoremError(f"{argument} must be a result of {name}, not of {result.name}")
+    try:
+        result.witness.validate(digraph)
+    except TheoremError as exc:
+        raise TheoremError(f"{argument} is not a result for this digraph: {exc}") from None
+    if _SIZES[name](result.witness) != result.value:
+        raise TheoremError(f"{argument} says {result.value} but its witness has "
+                           f"{_SIZES[name](result.witness)}; pass an unmodified result")
+    return result
 
 
 def unsat_certificate(claim, solver: str, data: dict | None = None):

@@ -1,5 +1,7 @@
 """The Main Theorem built and verified: density covers, the negative controls, refusals."""
 
+from dataclasses import replace
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -17,10 +19,11 @@ from manifolds import (
     admissible_embedding,
 )
 from theorem.covers import density_cover, construct_density_cover, partition_cover, product_cover
-from theorem.errors import InvalidColoringError, InvalidHubExtensionError
+from theorem.errors import InvalidColoringError, InvalidHubExtensionError, TheoremError
 from theorem.digraphs import complete_bipartite, transitive_tournament
 from theorem.digraphs import HubExtension, random_hub_extension
-from theorem.invariants import real_rank
+from theorem.invariants import (biclique_cover_number, hub_chromatic_index, hub_pareto_front,
+                                real_rank)
 from theorem.covers import UniversalFamily, one_function_cover, universal_law
 from theorem.covers import verify_density_cover
 
@@ -313,3 +316,67 @@ def test_density_cover_for_is_a_deprecated_alias():
     with pytest.warns(DeprecationWarning, match="construct_density_cover"):
         cover = density_cover_for(transitive_tournament(3), Sphere(2), "colors", rng=0)
     assert cover.n_hubs == 2 and cover.n_colors == 2
+
+
+# -- validate once, where input enters (docs/conventions.md#validation) ----------------------
+def test_construct_density_cover_validates_each_witness_once(monkeypatch):
+    validated = []
+    original = HubExtension.validate
+
+    def counting(self, digraph):
+        validated.append(self)          # keeps each object alive: ids stay distinct
+        return original(self, digraph)
+
+    monkeypatch.setattr(HubExtension, "validate", counting)
+    g, _ = random_hub_extension(9, 4, 0.5, rng=3)
+    covers = construct_density_cover(g, Sphere(3), "pareto", rng=0)
+    assert validated, "the solvers' witnesses must be validated"
+    assert len({id(w) for w in validated}) == len(validated), "a witness was validated twice"
+    # every cover is built on a witness that was validated
+    assert all(any(c.extension is w for w in validated) for c in covers)
+
+
+def test_construct_density_cover_checks_what_it_is_given():
+    space, g = Sphere(2), transitive_tournament(3)
+    cover = construct_density_cover(g, space, "colors", rng=0)
+    emb = cover.points
+    with pytest.raises(TypeError, match="Space"):
+        construct_density_cover(g, "sphere:2")
+    with pytest.raises(TypeError, match="AttentionDigraph"):
+        construct_density_cover(g.adjacency, space)
+    with pytest.raises(TheoremError, match="without radius"):
+        construct_density_cover(g, space, embedding=emb, theta=cover.theta)
+    with pytest.raises(NotAdmissibleError, match="lower the radius"):
+        construct_density_cover(g, space, embedding=emb, theta=cover.theta, radius=4.0)
+    with pytest.raises(ShapeError):
+        construct_density_cover(g, space, embedding=emb[:2])
+    with pytest.raises(TypeError, match="ParetoFront"):
+        construct_density_cover(g, space, front=[])
+    other = hub_pareto_front(transitive_tournament(4))
+    with pytest.raises(TheoremError, match="not a Pareto front of this digraph"):
+        construct_density_cover(g, space, front=other)
+    # what it was given is reused: same embedding, radius and θ give the same cover
+    again = construct_density_cover(g, space, "colors", rng=1, embedding=emb, theta=cover.theta,
+                                    radius=cover.radius)
+    assert again.radius == cover.radius and np.array_equal(again.theta, cover.theta)
+    assert np.array_equal(again.points, cover.points)
+
+
+def test_results_passed_on_are_checked_against_the_digraph():
+    g, h = transitive_tournament(4), transitive_tournament(5)
+    b_h = biclique_cover_number(h)
+    with pytest.raises(TheoremError, match="not a result for this digraph"):
+        hub_chromatic_index(g, biclique_cover=b_h)
+    with pytest.raises(TheoremError, match="not a result for this digraph"):
+        hub_pareto_front(g, biclique_cover=b_h)
+    chi = hub_chromatic_index(g)
+    with pytest.raises(TheoremError, match="must be a result of biclique_cover_number"):
+        hub_pareto_front(g, biclique_cover=chi)
+    with pytest.raises(TypeError, match="InvariantResult"):
+        hub_pareto_front(g, hub_chromatic=3)
+    b = biclique_cover_number(g)
+    tampered = replace(b, value=b.value - 1)
+    with pytest.raises(TheoremError, match="its witness has"):
+        hub_pareto_front(g, biclique_cover=tampered)
+    front = hub_pareto_front(g, biclique_cover=b, hub_chromatic=chi)
+    assert front.pairs() == hub_pareto_front(g).pairs()
