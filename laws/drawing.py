@@ -58,6 +58,43 @@ def draw_kernel_and_field(kernel: BumpKernel, center, theta, *, path=None, arrow
     marked where it faces the viewer; arrows within ``0.15`` rad of the zero set are left
     out (the field turns fast there). Both panels outline the support, the cap of radius
     ``r`` about ``center``. Returns the matplotlib figure (saved to ``path`` if given).
+    Conventions: docs/conventions.md#bump-kernel, docs/conventions.md#isotropic-family.
+
+    Parameters
+    ----------
+    kernel : BumpKernel
+        A kernel on ``Sphere(2)``.
+    center : array_like, shape (3,)
+        The center ``c`` of ``κ(·, c)``, a point of ``S^2``.
+    theta : array_like, shape (3,)
+        The non-zero parameter ``θ`` of the unit field ``a_θ``.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+    arrows : int, optional
+        Number of evenly spread points (a Fibonacci lattice) that may carry an arrow;
+        default 400.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two 3-D panels: the kernel (left) and the unit field with the front zero set (right).
+
+    Raises
+    ------
+    TypeError
+        When ``kernel`` is not on ``Sphere(2)``. Without matplotlib, an ``ImportError``
+        names the ``plot`` extra.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from manifolds import Sphere
+    >>> fig = draw_kernel_and_field(BumpKernel(Sphere(2), 0.5), np.array([0.0, 0.0, 1.0]),
+    ...                             np.array([0.6, 0.8, 0.0]), arrows=50)
+    >>> len(fig.axes)
+    2
+    >>> plt.close(fig)
     """
     space = kernel.space
     if space.model != "sphere" or space.dim != 2:
@@ -105,7 +142,41 @@ def draw_clustering(trajectory, *, path=None, bins: int = 60):
     Left: for every recorded time, the histogram of ``⟨x_i, x_j⟩`` over all pairs ``i < j``
     of all systems (color: fraction of pairs, log scale), which concentrates at ``1`` as the
     tokens collapse. Right, on ``S^2``: the trajectories of the first system, dots at the
-    end. Returns the matplotlib figure (saved to ``path`` if given).
+    end. Returns the matplotlib figure (saved to ``path`` if given). The time axis is in the
+    trajectory's clock (docs/conventions.md#dynamics-clock).
+
+    Parameters
+    ----------
+    trajectory : Trajectory
+        Tokens on a sphere, as :func:`~laws.integrate` returns them, points
+        ``(T, B, N, d)``.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+    bins : int, optional
+        Number of histogram bins of ``⟨x_i, x_j⟩`` on ``[−1, 1]``; default 60.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The histogram panel with its color bar, and the 3-D trajectory panel on ``S^2``.
+
+    Raises
+    ------
+    TypeError
+        When the trajectory's space is not a sphere. Without matplotlib, an ``ImportError``
+        names the ``plot`` extra.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from manifolds import Sphere
+    >>> from laws import SelfAttention, integrate
+    >>> x0 = Sphere(3).random_point(4, rng=0).reshape(1, 4, 4)    # tokens in R^4: no 3-D panel
+    >>> fig = draw_clustering(integrate(SelfAttention(1.0), x0, t_final=1.0, dt=0.1), bins=10)
+    >>> len(fig.axes)                                               # histogram and color bar
+    2
+    >>> plt.close(fig)
     """
     plt = require_pyplot()
     from matplotlib.colors import LogNorm

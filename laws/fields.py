@@ -54,7 +54,22 @@ class IsotropicFamily:
     (projector spaces, shape ``(n, n)``); :attr:`n_parameters` counts them (``dim`` is kept
     as a deprecated alias). Lengths use the space's metric ``g`` (``½ tr(UᵀV)`` on
     projectors), also for ``θ``. The formulas of the zero set depend on the space's point
-    model (:attr:`manifolds.Space.model`: ``"sphere"`` or ``"projector"``).
+    model (:attr:`manifolds.Space.model`: ``"sphere"`` or ``"projector"``). Conventions:
+    docs/conventions.md#isotropic-family.
+
+    Every method validates ``θ``: a ``TypeError`` for non-numeric input, ``ShapeError`` for
+    a trailing shape other than the ambient one (or a non-symmetric matrix on projector
+    spaces), ``NonFiniteError`` for NaN or infinity, ``ZeroSetError`` for ``θ = 0``.
+
+    Parameters
+    ----------
+    space : Sphere, ProjectiveSpace or Grassmannian
+        A space whose :attr:`~manifolds.Space.model` is ``"sphere"`` or ``"projector"``.
+
+    Raises
+    ------
+    TypeError
+        When ``space`` has another model (or none).
 
     Examples
     --------
@@ -133,11 +148,71 @@ class IsotropicFamily:
         return np.sqrt(self.space.unchecked_inner(a, a))
 
     def field(self, theta, y) -> np.ndarray:
-        """``v(θ)_y = P_{T_y M} θ``, tangent at ``y``; batch shapes of ``θ`` and ``y`` broadcast."""
+        """The field of the family at ``y``: ``v(θ)_y = P_{T_y M} θ``.
+
+        The orthogonal projection of the ambient ``θ`` onto the tangent space at ``y``
+        (``θ − ⟨θ, y⟩ y`` on spheres, ``θP + Pθ − 2PθP`` on projector spaces). Batch shapes
+        of ``θ`` and ``y`` broadcast.
+
+        Parameters
+        ----------
+        theta : array_like, shape (..., *point_shape)
+            Non-zero parameters: ambient vectors ``(..., d+1)`` on spheres, symmetric
+            matrices ``(..., n, n)`` on projector spaces.
+        y : array_like, shape (..., *point_shape)
+            Points of the space.
+
+        Returns
+        -------
+        ndarray, shape (..., *point_shape)
+            ``v(θ)_y``, tangent at ``y``; zero on the zero set ``Z(θ)``.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> family = IsotropicFamily(Sphere(2))
+        >>> y = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+        >>> family.field([1.0, 0.0, 0.0], y).tolist()     # y[1] = θ̂ is on the zero set
+        [[1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+        """
         return self.space.to_tangent(self._theta(theta), y)
 
     def unit_field(self, theta, y) -> np.ndarray:
-        """``a_θ(y) = v(θ)_y / |v(θ)_y|_g``; :class:`ZeroSetError` where ``|v(θ)_y|_g ≤ ZERO_TOL·|θ|``."""
+        """The unit field of the family: ``a_θ(y) = v(θ)_y / |v(θ)_y|_g``.
+
+        Defined off the zero set ``Z(θ)``; refused within about ``ZERO_TOL`` of it, where
+        float64 inputs do not determine the direction. Batch shapes of ``θ`` and ``y``
+        broadcast.
+
+        Parameters
+        ----------
+        theta : array_like, shape (..., *point_shape)
+            Non-zero parameters (ambient vectors, or symmetric matrices on projector spaces).
+        y : array_like, shape (..., *point_shape)
+            Points of the space, off the zero set of ``v(θ)``.
+
+        Returns
+        -------
+        ndarray, shape (..., *point_shape)
+            ``a_θ(y)``, tangent at ``y`` with ``|a_θ(y)|_g = 1``.
+
+        Raises
+        ------
+        ZeroSetError
+            Where ``|v(θ)_y|_g ≤ ZERO_TOL · |θ|_g`` (``y`` on or next to the zero set); the
+            message names the first such point. Choose ``θ`` with :meth:`theta_for`.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> family = IsotropicFamily(Sphere(2))
+        >>> family.unit_field([2.0, 0.0, 1.0], np.array([0.0, 0.0, 1.0])).tolist()
+        [1.0, 0.0, 0.0]
+        >>> family.unit_field([0.0, 0.0, 1.0], np.array([0.0, 0.0, 1.0]))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        laws.errors.ZeroSetError: y is on the zero set of v(θ) (|v(θ)_y| = 0), where a_θ is ...
+        """
         theta = self._theta(theta)
         v = self.space.to_tangent(theta, y)
         norm = self._norm(v)
@@ -151,16 +226,62 @@ class IsotropicFamily:
         return v / norm.reshape(norm.shape + (1,) * len(self.space.ambient_shape))
 
     def at(self, theta) -> "IsotropicField":
-        """The unit field ``a_θ`` as a field object ``a(x, y)`` for :class:`InteractionLaw`."""
+        """The unit field ``a_θ`` of one ``θ`` as a field object ``a(x, y) = a_θ(y)``.
+
+        The object an :class:`InteractionLaw` takes as its unit field
+        (docs/conventions.md#interaction-laws); it ignores ``x``.
+
+        Parameters
+        ----------
+        theta : array_like, shape point_shape
+            A non-zero parameter (validated here, once).
+
+        Returns
+        -------
+        IsotropicField
+            ``a(x, y) = a_θ(y)``, with the family and ``θ`` as float array.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> field = IsotropicFamily(Sphere(2)).at([1.0, 0.0, 0.0])
+        >>> field(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])).tolist()
+        [1.0, 0.0, 0.0]
+        """
         return IsotropicField(self, self._theta(theta))
 
     # -- the zero set ----------------------------------------------------------------------
     def zero_set(self, theta) -> np.ndarray:
-        r"""The zero set ``Z(θ)`` when it is finite: points ``(|Z|, *point_shape)``.
+        r"""The zero set ``Z(θ) = {y : v(θ)_y = 0}`` of one parameter, when it is finite.
 
         Sphere: ``±θ̂``. Projector spaces with distinct eigenvalues (relative gap above
-        ``1e-9``): the ``C(n, k)`` projectors onto spans of ``k`` eigenvectors. Raises
-        :class:`ZeroSetError` when eigenvalues repeat and the zero set is a continuum.
+        ``1e-9``): the ``C(n, k)`` projectors onto spans of ``k`` eigenvectors. When
+        eigenvalues repeat the zero set is a continuum, and it is refused.
+
+        Parameters
+        ----------
+        theta : array_like, shape point_shape
+            One non-zero parameter (no batch).
+
+        Returns
+        -------
+        ndarray, shape (|Z|, *point_shape)
+            The points of ``Z(θ)``: ``|Z| = 2`` on spheres, ``C(n, k)`` on ``Gr(k, n)``.
+
+        Raises
+        ------
+        ShapeError
+            When ``theta`` is a batch of parameters.
+        ZeroSetError
+            On projector spaces, when ``θ`` has a repeated eigenvalue (a continuum of zeros).
+
+        Examples
+        --------
+        >>> from manifolds import Sphere, Grassmannian
+        >>> IsotropicFamily(Sphere(2)).zero_set([0.0, 0.0, 2.0]).tolist()
+        [[0.0, 0.0, 1.0], [-0.0, -0.0, -1.0]]
+        >>> IsotropicFamily(Grassmannian(4, 2)).zero_set(np.diag([1.0, 2.0, 3.0, 4.0])).shape
+        (6, 4, 4)
         """
         theta = self._theta(theta)
         if theta.ndim != len(self.space.ambient_shape):
@@ -191,6 +312,37 @@ class IsotropicFamily:
         ``Gr(k, n)``, ``k ≥ 2``: the least distance to the ``C(n, k)`` eigen-subspaces; ``θ``
         must have distinct eigenvalues there (else :class:`ZeroSetError`). Distances use the
         precise geodesic distance of the space.
+
+        Parameters
+        ----------
+        theta : array_like, shape point_shape
+            One non-zero parameter (no batch).
+        points : array_like, shape (..., *point_shape)
+            Points of the space.
+
+        Returns
+        -------
+        ndarray, shape (...)
+            ``d(y, Z(θ))`` for each point ``y``.
+
+        Raises
+        ------
+        ShapeError
+            When ``theta`` is a batch of parameters.
+        ZeroSetError
+            On ``Gr(k, n)`` with ``k ≥ 2``, when ``θ`` has a repeated eigenvalue.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere, ProjectiveSpace
+        >>> family = IsotropicFamily(Sphere(2))
+        >>> y = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+        >>> bool(np.allclose(family.zero_set_distance([0.0, 0.0, 1.0], y), [0.0, np.pi / 2]))
+        True
+        >>> rp2 = ProjectiveSpace(2)                      # the line of (1, 1, 0): π/4 from e_0
+        >>> line = rp2.from_vectors(np.array([1.0, 1.0, 0.0]) / np.sqrt(2))
+        >>> round(float(IsotropicFamily(rp2).zero_set_distance(np.diag([1.0, 2.0, 3.0]), line)), 6)
+        0.785398
         """
         theta = self._theta(theta)
         if theta.ndim != len(self.space.ambient_shape):
@@ -249,16 +401,30 @@ class IsotropicFamily:
 
         Raises
         ------
+        ShapeError
+            When ``y0`` is a batch of points or ``v0`` a batch of vectors.
         ZeroSetError
-            When the best ``θ`` found keeps the zero set only ``m ≤ radius`` away; the message
-            gives ``m`` (lower the radius below it, or avoid fewer points).
+            When ``v0`` is zero, when ``radius`` is negative or not finite, or when the best
+            ``θ`` found keeps the zero set only ``m ≤ radius`` away; the message gives ``m``
+            (lower the radius below it, or avoid fewer points).
 
         Notes
         -----
         With ``avoid = y0`` the largest reachable distance is ``π/2`` on ``S^d``
         (``θ = v0``), ``arccos(1/√(d+1))`` on ``RP^d`` (the eigenvectors equally inclined to
         ``y0``; ``θ = v0`` gives only ``π/4``), and on ``Gr(k, n)`` what the search finds
-        (docs/laws.md lists it).
+        (docs/laws.md lists it; docs/conventions.md#isotropic-family).
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> family = IsotropicFamily(Sphere(2))
+        >>> y0, v0 = np.array([0.0, 0.0, 1.0]), np.array([0.0, 3.0, 0.0])
+        >>> theta = family.theta_for(v0, y0, radius=1.0)
+        >>> bool(np.allclose(family.unit_field(theta, y0), [0.0, 1.0, 0.0]))
+        True
+        >>> round(float(family.zero_set_distance(theta, y0)), 6)    # θ = v0: the best, π/2
+        1.570796
         """
         space = self.space
         y0 = space.check_points(y0, "y0")
@@ -396,7 +562,25 @@ def _frame(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 class IsotropicField:
     """The unit field ``a_θ`` of a fixed ``θ``, as a field ``a(x, y) ∈ T_y M`` (independent of ``x``).
 
-    Made by :meth:`IsotropicFamily.at`; :class:`InteractionLaw` calls it.
+    Made by :meth:`IsotropicFamily.at`; :class:`InteractionLaw` calls it. ``field(x, y)`` is
+    ``a_θ(y)`` broadcast to the batch shape of ``(x, y)``; it raises :class:`ZeroSetError`
+    where ``y`` is on the zero set (docs/conventions.md#isotropic-family).
+
+    Parameters
+    ----------
+    family : IsotropicFamily
+        The family, and with it the space.
+    theta : ndarray, shape point_shape
+        The parameter ``θ`` (validated by :meth:`IsotropicFamily.at`, not here).
+
+    Examples
+    --------
+    >>> from manifolds import Sphere
+    >>> field = IsotropicFamily(Sphere(2)).at([1.0, 0.0, 0.0])
+    >>> x = np.array([0.0, 0.0, 1.0])
+    >>> y = np.array([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
+    >>> field(x, y).tolist()
+    [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
     """
 
     family: IsotropicFamily
@@ -416,6 +600,27 @@ class IsotropicField:
         return np.broadcast_to(a, batch + self.space.ambient_shape)
 
     def zero_set_distance(self, points) -> np.ndarray:
+        """Distance from each point to the zero set ``Z(θ)`` of this field's ``θ``.
+
+        :meth:`IsotropicFamily.zero_set_distance` with the stored ``θ``.
+
+        Parameters
+        ----------
+        points : array_like, shape (..., *point_shape)
+            Points of the space.
+
+        Returns
+        -------
+        ndarray, shape (...)
+            ``d(y, Z(θ))`` for each point ``y``.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> field = IsotropicFamily(Sphere(2)).at([1.0, 0.0, 0.0])
+        >>> bool(np.allclose(field.zero_set_distance(np.eye(3)), [0.0, np.pi / 2, np.pi / 2]))
+        True
+        """
         return self.family.zero_set_distance(self.theta, points)
 
 
@@ -437,6 +642,21 @@ def check_isotropy(family: IsotropicFamily, rng=None, *, n_samples: int = 32) ->
     For ``n_samples`` triples (Haar-random ``g ∈ O(m)`` of the ambient ``R^m``, random ``θ``,
     random ``y``) measures ``max |g·v(θ)_y − v(g·θ)_{g·y}|_g / |θ|_g`` for the field and the
     same for the unit field; both must be ``≤ 1e-12``.
+
+    Parameters
+    ----------
+    family : IsotropicFamily
+        The family to check.
+    rng : int, numpy.random.Generator or None, optional
+        Seed or generator for the isometries, parameters and points.
+    n_samples : int, optional
+        Number of random triples ``(g, θ, y)`` (default 32).
+
+    Returns
+    -------
+    Report
+        Rows ``"g·v(θ)_y = v(gθ)_{gy}"`` and ``"g·a_θ(y) = a_{gθ}(gy)"`` (the worst relative
+        error and the sample attaining it); notes give the sample count and the group.
 
     Examples
     --------

@@ -40,6 +40,16 @@ class FiniteRankWeight:
     n_features : int, optional
         ``n``, needed when ``phi`` and ``psi`` do not carry an ``n_features`` attribute.
 
+    Raises
+    ------
+    TypeError
+        When ``phi`` or ``psi`` is not callable.
+    FeatureError
+        When the feature dimension is unknown (neither map carries ``n_features`` and none
+        is passed) or ambiguous (``phi``, ``psi`` and ``n_features`` disagree), or
+        ``n_features`` is not a positive integer. Features of the wrong length raise it at
+        evaluation.
+
     Attributes
     ----------
     rank : int
@@ -97,7 +107,37 @@ class FiniteRankWeight:
                          self._features(self.psi, y, "psi"))
 
     def matrix(self, x, y) -> np.ndarray:
-        """``B[i, j] = β(x_i, y_j)`` for lists of points; shape ``(P, Q)``."""
+        """The weight matrix of two point lists: ``B[i, j] = β(x_i, y_j) = ⟨φ(x_i), ψ(y_j)⟩``.
+
+        ``B = Φ Ψᵀ`` with ``Φ = φ(x)`` ``(P, n)`` and ``Ψ = ψ(y)`` ``(Q, n)``, so
+        ``rank B ≤ n``.
+
+        Parameters
+        ----------
+        x : array_like, shape (P, *point_shape)
+            Points where ``φ`` is evaluated (the acting particles).
+        y : array_like, shape (Q, *point_shape)
+            Points where ``ψ`` is evaluated (the particles acted on).
+
+        Returns
+        -------
+        ndarray, shape (P, Q)
+            ``β(x_i, y_j)``.
+
+        Raises
+        ------
+        ShapeError
+            When ``x`` or ``y`` is not one flat list of points (the features are not
+            two-dimensional).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> first_two = lambda x: np.asarray(x)[..., :2]      # φ = ψ: the first two coordinates
+        >>> beta = FiniteRankWeight(first_two, first_two, n_features=2)
+        >>> beta.matrix(np.eye(3), np.eye(3)).tolist()
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
+        """
         fx = self._features(self.phi, x, "phi")
         fy = self._features(self.psi, y, "psi")
         if fx.ndim != 2 or fy.ndim != 2:
@@ -105,14 +145,61 @@ class FiniteRankWeight:
         return fx @ fy.T
 
     def singular_values(self, x, y) -> np.ndarray:
-        """Singular values of :meth:`matrix`, descending."""
+        """Singular values of the weight matrix ``B[i, j] = β(x_i, y_j)``, descending.
+
+        At most ``n`` (:attr:`rank`) of them are non-zero, up to rounding.
+
+        Parameters
+        ----------
+        x : array_like, shape (P, *point_shape)
+            Points where ``φ`` is evaluated.
+        y : array_like, shape (Q, *point_shape)
+            Points where ``ψ`` is evaluated.
+
+        Returns
+        -------
+        ndarray, shape (min(P, Q),)
+            The singular values of :meth:`matrix`, in descending order.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> first_two = lambda x: np.asarray(x)[..., :2]
+        >>> beta = FiniteRankWeight(first_two, first_two, n_features=2)
+        >>> beta.singular_values(np.eye(3), np.eye(3)).tolist()
+        [1.0, 1.0, 0.0]
+        """
         return np.linalg.svd(self.matrix(x, y), compute_uv=False)
 
     def numerical_rank(self, x, y, tol: float | None = None) -> int:
-        """Number of singular values of ``β(x_i, y_j)`` above ``tol``.
+        """The measured rank: number of singular values of ``β(x_i, y_j)`` above ``tol``.
 
         Default ``tol = σ_max · max(P, Q) · eps`` (as :func:`numpy.linalg.matrix_rank`).
-        Never more than :attr:`rank`; equal to it on generic samples.
+        Never more than :attr:`rank`; equal to it on generic samples
+        (docs/conventions.md#interaction-laws).
+
+        Parameters
+        ----------
+        x : array_like, shape (P, *point_shape)
+            Points where ``φ`` is evaluated.
+        y : array_like, shape (Q, *point_shape)
+            Points where ``ψ`` is evaluated.
+        tol : float, optional
+            Threshold on the singular values; default as above.
+
+        Returns
+        -------
+        int
+            The number of singular values of :meth:`matrix` above ``tol``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> first_two = lambda x: np.asarray(x)[..., :2]
+        >>> beta = FiniteRankWeight(first_two, first_two, n_features=2)
+        >>> x = np.eye(3)
+        >>> beta.numerical_rank(x, x), beta.numerical_rank(x, x, tol=2.0)
+        (2, 0)
         """
         s = self.singular_values(x, y)
         if tol is None:
@@ -137,6 +224,12 @@ class InteractionLaw:
     ``a`` is only evaluated where ``β ≠ 0``: the law is ``0`` off the weight's support, so a
     field needs to be defined on that support only (a construction keeps its zero set
     away from it). A point of the support on the zero set raises :class:`ZeroSetError`.
+    Conventions: docs/conventions.md#interaction-laws (``x`` acts on ``y``).
+
+    Raises
+    ------
+    TypeError
+        When ``weight`` or ``field`` is not callable, or ``field`` has no ``space``.
 
     Examples
     --------
@@ -184,7 +277,39 @@ class InteractionLaw:
         return out
 
     def norm(self, x, y) -> np.ndarray:
-        """``|u(x, y)|_g``, shape ``(...)``."""
+        """The size of the law: ``|u(x, y)|_g = |β(x, y)| |a(x, y)|_g``.
+
+        Equal to ``|β(x, y)|`` where ``a`` is a unit field; the law is strong at
+        ``(x0, y0)`` when this has a local maximum there and is not constant nearby.
+
+        Parameters
+        ----------
+        x : array_like, shape (..., *point_shape)
+            Positions of the acting particles.
+        y : array_like, shape (..., *point_shape)
+            Positions of the particles acted on; batch shapes broadcast with ``x``.
+
+        Returns
+        -------
+        ndarray, shape (...)
+            ``|u(x, y)|_g`` in the metric ``g`` of the space.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from manifolds import Sphere
+        >>> from laws import BumpKernel, KernelSum, IsotropicFamily
+        >>> sphere = Sphere(2)
+        >>> kernel = BumpKernel(sphere, 0.3)
+        >>> x0, y0 = np.eye(3)[0], np.eye(3)[2]
+        >>> beta = FiniteRankWeight(KernelSum(kernel, x0[None], weights=[[1.0]]),
+        ...                         KernelSum(kernel, y0[None], weights=[[1.0]]))
+        >>> family = IsotropicFamily(sphere)
+        >>> law = InteractionLaw(beta, family.at(family.theta_for(np.eye(3)[1], y0, radius=0.3)))
+        >>> y = np.stack([y0, sphere.exp(np.array([0.15, 0.0, 0.0]), y0), np.eye(3)[1]])
+        >>> bool(np.allclose(law.norm(x0, y), [1.0, np.exp(-1 / 3), 0.0]))  # f(0), f(1/2), 0
+        True
+        """
         u = self(x, y)
         return np.sqrt(np.maximum(self.space.unchecked_inner(u, u), 0.0))
 
@@ -208,7 +333,36 @@ def strength_report(law: InteractionLaw, x0, y0, *, scale: float | None = None, 
       exceed the rounding floor.
 
     ``scale`` defaults to ``law.scale`` (the kernel radius of a bump-kernel weight), else a
-    tenth of the injectivity radius. ``report.passed`` says whether the law is strong.
+    tenth of the injectivity radius. ``report.passed`` says whether the law is strong
+    (docs/conventions.md#interaction-laws).
+
+    Parameters
+    ----------
+    law : InteractionLaw
+        The law ``u = β a`` to test.
+    x0 : array_like, shape point_shape
+        One point: the acting particle's position.
+    y0 : array_like, shape point_shape
+        One point: the position of the particle acted on.
+    scale : float, optional
+        The length on which the law varies; sets the sampled radii and the Hessian step.
+    rng : int, numpy.random.Generator or None, optional
+        Seed or generator for the sampled directions.
+    n_directions : int, optional
+        Number of unit directions per radius (default 64).
+
+    Returns
+    -------
+    Report
+        Rows ``"|a| = 1 near (x0, y0)"``, ``"zero set of a beyond the samples"`` (when the
+        field knows its zero set), ``"local maximum at radius ρ"`` (one per radius),
+        ``"Hessian negative definite"``, ``"not constant nearby"``; notes give
+        ``|u(x0, y0)|``, the scale, the radii and the Hessian's eigenvalues.
+
+    Raises
+    ------
+    ShapeError
+        When ``x0`` or ``y0`` is a batch of points rather than one point.
 
     Examples
     --------

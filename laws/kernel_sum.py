@@ -43,6 +43,17 @@ class KernelSum:
         ``S(x) = Σ_k κ(x, c_k) w_k ∈ R^m`` — a feature map ``φ: M → R^m``
         (:attr:`n_features` is ``m``), as the finite-rank weights of the theorem use.
 
+    Raises
+    ------
+    TypeError
+        When ``kernel`` is not a :class:`BumpKernel`.
+    ShapeError
+        When ``centers`` is not one flat list of points ``(C, *point_shape)``.
+    FeatureError
+        When ``weights`` is not of shape ``(C,)`` or ``(C, m)``.
+    NonFiniteError
+        When ``weights`` holds NaN or infinity.
+
     Notes
     -----
     Only centers within ``r`` of a point contribute, so an evaluation at ``P`` points costs
@@ -147,7 +158,37 @@ class KernelSum:
         return x.reshape((-1,) + self.space.ambient_shape), batch
 
     def sparse_matrix(self, x) -> scipy.sparse.csr_matrix:
-        """Kernel values ``K[i, k] = κ(x_i, c_k)`` as a sparse ``(P, C)`` matrix, ``x (P, *point)``."""
+        """The kernel values at the centers, ``K[i, k] = κ(x_i, c_k)``, as a sparse matrix.
+
+        Only the pairs within the support radius ``r`` are stored (``κ > 0``); the weights are
+        not applied (``S(x) = K @ weights``).
+
+        Parameters
+        ----------
+        x : array_like, shape (P, *point_shape)
+            One flat list of points of the kernel's space.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix, shape (P, C)
+            ``κ(x_i, c_k)`` at the stored entries, zero elsewhere.
+
+        Raises
+        ------
+        ShapeError
+            When ``x`` is not one flat list of points (a single point, or several batch
+            axes): reshape to ``(P, *point_shape)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from manifolds import Sphere
+        >>> kernel = BumpKernel(Sphere(2), 0.5)
+        >>> total = KernelSum(kernel, np.eye(3))
+        >>> K = total.sparse_matrix(np.eye(3)[:2])
+        >>> K.shape, K.nnz, K.toarray().tolist()    # the centers are π/2 > r apart
+        ((2, 3), 2, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+        """
         flat, batch = self._flat_points(x)
         if len(batch) != 1:
             raise ShapeError(f"sparse_matrix() takes a list of points (P, *point), got shape {np.shape(x)}")

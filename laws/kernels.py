@@ -47,15 +47,31 @@ class Profile:
     """A radial profile ``f: [0, ∞) → [0, 1]`` with ``f(0) = 1``, decreasing on ``[0, 1)``,
     zero on ``[1, ∞)``.
 
-    Attributes
+    A kernel with this profile is ``κ(x, y) = f(d(x, y)/r)``
+    (docs/conventions.md#bump-kernel). Calling the profile evaluates ``f`` elementwise on
+    any array of ``t ≥ 0`` (same shape). The library's profiles are in :data:`PROFILES`.
+
+    Parameters
     ----------
     name : str
+        The profile's name (``"smooth"``, ``"wendland-c2"``, ``"wendland-c4"``, or your own).
     function : callable
-        ``f`` on an array of ``t ≥ 0``.
+        ``f`` on an array of ``t ≥ 0``, returning an array of the same shape.
     second_derivative : float
         ``f''(0)``: the kernel's Hessian at the diagonal is ``f''(0)/r² · g``.
     smoothness : float
-        ``inf`` for ``C^∞``, else the order ``k`` of ``C^k``.
+        ``inf`` for ``C^∞``, else the order ``k`` of ``C^k``; only ``C^∞`` profiles are
+        :attr:`in_theorem`.
+
+    Examples
+    --------
+    >>> profile = PROFILES["wendland-c2"]          # (1 − t)⁴ (4t + 1)
+    >>> profile([0.0, 0.5, 1.0, 2.0]).tolist()
+    [1.0, 0.1875, 0.0, 0.0]
+    >>> profile.second_derivative, profile.in_theorem
+    (-20.0, False)
+    >>> PROFILES["smooth"].in_theorem
+    True
     """
 
     name: str
@@ -106,6 +122,16 @@ class BumpKernel:
     profile : {"smooth", "wendland-c2", "wendland-c4"} or Profile
         ``"smooth"`` (default) is the ``C^∞`` bump the theorem uses.
 
+    Raises
+    ------
+    RadiusError
+        When ``radius`` is not a finite number in ``(0, space.injectivity_radius)``.
+    LawError
+        When ``profile`` names no profile of :data:`PROFILES`.
+    TypeError
+        When ``profile`` is neither a name nor a :class:`Profile`, or ``radius`` is not a
+        real number.
+
     Examples
     --------
     >>> import numpy as np
@@ -136,7 +162,29 @@ class BumpKernel:
         object.__setattr__(self, "profile", _as_profile(self.profile))
 
     def of_distance(self, d) -> np.ndarray:
-        """``f(d / r)`` for distances ``d ≥ 0`` (any shape)."""
+        """The kernel as a function of the distance: ``f(d / r)`` for distances ``d ≥ 0``.
+
+        ``κ(x, y) = of_distance(d(x, y))``; no point is involved, so any shape goes.
+
+        Parameters
+        ----------
+        d : array_like, any shape
+            Distances ``d ≥ 0``.
+
+        Returns
+        -------
+        ndarray, shape of ``d``
+            ``f(d / r)``: ``1`` at ``0``, ``0`` from ``r`` on.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> kernel = BumpKernel(Sphere(2), 0.5)
+        >>> kernel.of_distance([0.0, 0.5, 1.0]).tolist()
+        [1.0, 0.0, 0.0]
+        >>> bool(np.isclose(kernel.of_distance(0.25), np.exp(-1 / 3)))   # f(1/2)
+        True
+        """
         return self.profile(np.asarray(d, dtype=float) / self.radius)
 
     def __call__(self, x, y) -> np.ndarray:
@@ -144,7 +192,35 @@ class BumpKernel:
         return self.of_distance(self.space.dist(x, y))
 
     def matrix(self, x, y) -> np.ndarray:
-        """All pairs: ``K[i, j] = κ(x_i, y_j)`` for ``x (N, *point)``, ``y (M, *point)``; ``(N, M)``."""
+        """The kernel matrix of two point lists: ``K[i, j] = κ(x_i, y_j)``.
+
+        Parameters
+        ----------
+        x : array_like, shape (N, *point_shape)
+            Points of ``space`` (``(N, d+1)`` on spheres, ``(N, n, n)`` on projector spaces).
+        y : array_like, shape (M, *point_shape)
+            Points of ``space``.
+
+        Returns
+        -------
+        ndarray, shape (N, M)
+            ``κ(x_i, y_j)`` for every pair.
+
+        Raises
+        ------
+        ShapeError
+            When ``x`` or ``y`` is not one flat list of points (a single point, or extra batch
+            axes): stack single points with ``x[None]``. Points off the space raise the
+            errors of :mod:`manifolds`.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> kernel = BumpKernel(Sphere(2), 0.5)
+        >>> x = np.eye(3)
+        >>> kernel.matrix(x, x).tolist()                # the points are π/2 > r apart
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        """
         nd = len(self.space.ambient_shape)
         x = self.space.check_points(x, "x")
         y = self.space.check_points(y, "y")
@@ -180,6 +256,16 @@ def check_kernel(kernel: BumpKernel, rng=None, *, n_points: int = 16) -> Report:
       differences to ``O(h)`` or ``O(h³)`` (steps ``r·1e-5`` and ``r·1e-3``);
     * **zero outside**: checked from ``s = r (1 + 1e-9)`` on, so that rounding of the
       geodesic's length cannot put a point back inside.
+
+    Parameters
+    ----------
+    kernel : BumpKernel
+        The kernel to check (any profile; the Hessian bound depends on it).
+    rng : int, numpy.random.Generator or None, optional
+        Seed or generator for the sample points and directions.
+    n_points : int, optional
+        Number of random points ``x`` (default 16); ``4 n_points`` uniform points are drawn
+        for the support check.
 
     Returns
     -------

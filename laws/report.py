@@ -19,7 +19,11 @@ _RELATIONS = ("<=", "<", ">", ">=")
 class Check:
     """One measured property: ``value`` compared with ``bound`` by ``relation``.
 
-    Attributes
+    The check passes when ``value relation bound`` holds; :attr:`margin` is the signed slack
+    (``bound − value`` for ``"<="``/``"<"``, ``value − bound`` for ``">"``/``">="``), and a
+    NaN value fails with margin ``-inf``. ``value`` and ``bound`` are stored as ``float``.
+
+    Parameters
     ----------
     name : str
         What is checked, in words.
@@ -32,6 +36,11 @@ class Check:
         (``value > bound`` passes: a decrease larger than the rounding floor).
     where : str
         The sample, point or index that attains ``value`` (empty when not applicable).
+
+    Raises
+    ------
+    ValueError
+        When ``relation`` is not one of ``"<="``, ``"<"``, ``">"``, ``">="``.
 
     Examples
     --------
@@ -61,10 +70,25 @@ class Check:
 
     @property
     def passed(self) -> bool:
+        """Whether the check holds: ``margin > 0`` for strict relations, ``margin ≥ 0`` else."""
         m = self.margin
         return m > 0 if self.relation in ("<", ">") else m >= 0
 
     def to_dict(self) -> dict:
+        """The check as a JSON-ready dictionary, margin and verdict included.
+
+        Returns
+        -------
+        dict
+            Keys ``"name"``, ``"value"``, ``"bound"``, ``"relation"``, ``"margin"``,
+            ``"passed"``, ``"where"``.
+
+        Examples
+        --------
+        >>> row = Check("error", 0.5, 1.0, "<=").to_dict()
+        >>> row["margin"], row["passed"]
+        (0.5, True)
+        """
         return {
             "name": self.name, "value": self.value, "bound": self.bound,
             "relation": self.relation, "margin": self.margin, "passed": self.passed,
@@ -78,6 +102,25 @@ class Report:
 
     ``str(report)`` is a readable table; :meth:`to_dict` is JSON-ready. ``notes`` carries
     facts that are not checks (a profile's smoothness, the radii sampled).
+    ``report[name]`` is the check called ``name`` (``KeyError`` when there is none).
+
+    Parameters
+    ----------
+    title : str
+        What was verified, in words; the first line of ``str(report)``.
+    checks : iterable of Check
+        The rows, stored as a tuple.
+    notes : dict, optional
+        Facts that are not checks, by name (default empty).
+
+    Examples
+    --------
+    >>> report = Report("demo", [Check("error", 1e-14, 1e-12, "<="),
+    ...                          Check("decrease", 0.0, 1e-15, ">")])
+    >>> report.passed, [c.name for c in report.failures()]
+    (False, ['decrease'])
+    >>> report["error"].passed
+    True
     """
 
     title: str
@@ -89,6 +132,7 @@ class Report:
 
     @property
     def passed(self) -> bool:
+        """Whether every check passes (``True`` for an empty report)."""
         return all(c.passed for c in self.checks)
 
     def __getitem__(self, name: str) -> Check:
@@ -98,9 +142,36 @@ class Report:
         raise KeyError(f"no check named {name!r}; the checks are {[c.name for c in self.checks]}")
 
     def failures(self) -> tuple[Check, ...]:
+        """The checks that fail, in order.
+
+        Returns
+        -------
+        tuple of Check
+            The rows whose :attr:`Check.passed` is ``False`` (empty when the report passes).
+
+        Examples
+        --------
+        >>> report = Report("demo", [Check("ok", 0.0, 1.0), Check("bad", 2.0, 1.0)])
+        >>> [c.name for c in report.failures()]
+        ['bad']
+        """
         return tuple(c for c in self.checks if not c.passed)
 
     def to_dict(self) -> dict:
+        """The report as a JSON-ready dictionary.
+
+        Returns
+        -------
+        dict
+            Keys ``"title"``, ``"passed"``, ``"checks"`` (a list of :meth:`Check.to_dict`)
+            and ``"notes"`` (a copy).
+
+        Examples
+        --------
+        >>> data = Report("demo", [Check("ok", 0.0, 1.0)], {"radius": 0.5}).to_dict()
+        >>> data["passed"], data["checks"][0]["name"], data["notes"]
+        (True, 'ok', {'radius': 0.5})
+        """
         return {
             "title": self.title, "passed": self.passed,
             "checks": [c.to_dict() for c in self.checks], "notes": dict(self.notes),

@@ -37,16 +37,31 @@ METHODS = {
 class Trajectory:
     """Recorded states of ``B`` independent systems of ``N`` particles.
 
-    Attributes
+    What :func:`integrate` returns: ``points[k]`` is the state at ``times[k]``, in the clock
+    of the velocity (docs/conventions.md#dynamics-clock); :attr:`final` is the last state.
+
+    Parameters
     ----------
     times : ndarray, shape ``(T,)``
-        In the velocity's clock (``diagnostics["clock"]``).
+        Recorded times, increasing from ``0``, in the velocity's clock
+        (``diagnostics["clock"]``).
     points : ndarray, shape ``(T, B, N, *point_shape)``
-    space : the manifold
-    diagnostics : dict
+        The recorded states: ``B`` systems of ``N`` particles at each time.
+    space : Space
+        The manifold the particles move on.
+    diagnostics : dict, optional
         ``method``, ``dt`` (the step used), ``steps``, ``clock``, ``max_deviation`` (largest
         distance of a recorded point from ``M`` in the space's membership measure),
-        ``seconds`` (wall clock).
+        ``seconds`` (wall clock). Default empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from manifolds import Sphere
+    >>> x = np.eye(3)[None, None, :2]                       # one time, one system, e0 and e1
+    >>> traj = Trajectory(np.array([0.0]), x, Sphere(2), {"clock": "physical"})
+    >>> traj.final.shape, traj.diagnostics["clock"]
+    ((1, 2, 3), 'physical')
     """
 
     times: np.ndarray
@@ -98,6 +113,19 @@ def integrate(velocity, x0, *, t_final: float, dt: float, method: str = "rk4",
     Returns
     -------
     Trajectory
+        The recorded times (``0``, every ``record_every`` steps, and ``t_final``) and states
+        ``(T, B, N, *point_shape)``, with the diagnostics (method, step, clock, largest
+        deviation from the space, wall-clock seconds).
+
+    Raises
+    ------
+    TypeError
+        When no ``space`` is given and the velocity has neither ``space_for`` nor ``space``.
+    ShapeError
+        When ``x0`` is not ``(B, N, *point_shape)``: pass ``x0[None]`` for one system.
+        Other bad arguments raise :class:`~manifolds.ParameterError` (``method`` unknown,
+        ``t_final``, ``dt`` not positive, ``record_every`` not a positive integer), and
+        points off the space the errors of :mod:`manifolds`.
 
     Examples
     --------

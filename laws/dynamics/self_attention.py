@@ -60,7 +60,19 @@ class SelfAttention:
         SA (``Z_i = Σ_j e^{…}``) or USA (``Z_i = N``).
     clock : {"physical", "rescaled"}
         ``"rescaled"`` (USA only): time ``s = e^{βc} t``, so the velocity is ``e^{−βc}``
-        times the physical one and never overflows.
+        times the physical one and never overflows (docs/conventions.md#dynamics-clock).
+
+    Raises
+    ------
+    ParameterError
+        When ``beta`` is negative or not finite, ``normalization`` or ``clock`` unknown,
+        the rescaled clock is asked for with softmax, both ``Q, K, V`` and ``heads`` are
+        given, ``heads`` is empty, a matrix holds NaN or infinity, or USA on the physical
+        clock would overflow (``β c > MAX_EXPONENT``; use ``clock="rescaled"``).
+    ShapeError
+        When a matrix is not square, or the matrices differ in size.
+    TypeError
+        When a matrix is not numeric.
 
     Examples
     --------
@@ -117,7 +129,35 @@ class SelfAttention:
         return None if self.token_dim is None else Sphere(self.token_dim - 1)
 
     def space_for(self, x0) -> Sphere:
-        """The sphere of the tokens ``x0`` (``(..., d)``), checked against the matrices."""
+        """The sphere the tokens ``x0`` live on: ``S^{d−1}`` for tokens in ``R^d``.
+
+        :func:`integrate` calls it to find the space; the token size ``d`` must match
+        :attr:`token_dim` when the matrices fix it.
+
+        Parameters
+        ----------
+        x0 : array_like, shape (..., d)
+            Tokens (only the last axis is read; the points are not checked here).
+
+        Returns
+        -------
+        Sphere
+            ``Sphere(d − 1)``.
+
+        Raises
+        ------
+        ShapeError
+            When ``d`` differs from the size of ``Q, K, V``.
+
+        Examples
+        --------
+        >>> SelfAttention(1.0).space_for(np.zeros((2, 5, 4))).dim
+        3
+        >>> SelfAttention(1.0, Q=np.eye(3)).space_for(np.zeros((5, 4)))
+        Traceback (most recent call last):
+            ...
+        manifolds.errors.ShapeError: tokens have dimension 4, but Q, K, V are 3×3
+        """
         d = np.shape(x0)[-1]
         if self.token_dim is not None and d != self.token_dim:
             raise ShapeError(f"tokens have dimension {d}, but Q, K, V are {self.token_dim}×{self.token_dim}")
@@ -188,7 +228,22 @@ def usa_energy(points, beta: float, *, scaled: bool = False) -> np.ndarray:
 
     USA with ``Q = K = V = I`` is ``N`` times the projected gradient ascent of ``E_β``, so
     ``E_β`` never decreases along its flow. ``scaled=True`` returns ``e^{−β} E_β`` (each term
-    ``≤ 1``: no overflow at any ``β``). ``beta > 0``. Shape ``(...)``.
+    ``≤ 1``: no overflow at any ``β``). ``β`` is the inverse temperature
+    (docs/conventions.md#dynamics-clock).
+
+    Parameters
+    ----------
+    points : array_like, shape (..., N, d)
+        Tokens on ``S^{d−1}`` (not checked), any batch axes in front.
+    beta : float
+        Inverse temperature ``β > 0`` (else :class:`~manifolds.ParameterError`).
+    scaled : bool, optional
+        Return ``e^{−β} E_β`` instead of ``E_β``; default ``False``.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        ``E_β`` (or ``e^{−β} E_β``) of each system.
 
     Examples
     --------
