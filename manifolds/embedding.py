@@ -31,11 +31,17 @@ __all__ = ["Embedding", "admissible_embedding", "check_admissible", "pairwise_di
 
 @dataclass(frozen=True, eq=False)
 class Embedding:
-    """Points of a space indexed by vertices ``0..N−1``, with their separation.
+    """An embedding ``α: V → M``: points of a space indexed by vertices ``0..N−1``, with
+    their separation.
 
-    Attributes
+    Made by :func:`admissible_embedding` and :func:`check_admissible` (which validate the
+    points and compute ``separation`` and ``closest_pair``); the fields are not checked
+    here. Admissibility: docs/conventions.md#admissible-embeddings-and-radii.
+
+    Parameters
     ----------
-    points : ndarray, shape ``(N, *space.ambient_shape)``
+    points : ndarray, shape (N, *space.ambient_shape)
+        ``points[a]`` is ``α(a)``.
     separation : float
         Least pairwise distance (``inf`` for fewer than two points): the embedding is
         admissible for every ``r0 < separation``.
@@ -44,6 +50,14 @@ class Embedding:
         where several pairs tie (symmetric configurations), which one is named depends on the
         last bits of their computed distances.
     space : Sphere, ProjectiveSpace or Grassmannian
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from manifolds import Sphere
+    >>> emb = check_admissible(np.eye(3), Sphere(2))   # three exactly orthogonal points
+    >>> emb.n_points, emb.closest_pair, emb.separation == np.pi / 2
+    (3, (0, 1), True)
     """
 
     points: np.ndarray
@@ -53,10 +67,37 @@ class Embedding:
 
     @property
     def n_points(self) -> int:
+        """The number of vertices ``N``."""
         return int(self.points.shape[0])
 
     def is_admissible(self, r0: float) -> bool:
-        """Whether pairwise distances all exceed ``r0``."""
+        """Whether the embedding is admissible for ``r0``: all pairwise distances exceed it.
+
+        Parameters
+        ----------
+        r0 : float
+            ``≥ 0``.
+
+        Returns
+        -------
+        bool
+            ``separation > r0``.
+
+        Raises
+        ------
+        TypeError
+            ``r0`` is not a real number.
+        ParameterError
+            ``r0`` is negative or not finite.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from manifolds import Sphere
+        >>> emb = check_admissible(np.eye(3), Sphere(2))   # separation π/2
+        >>> emb.is_admissible(1.0), emb.is_admissible(2.0)
+        (True, False)
+        """
         return self.separation > _as_r0(r0)
 
 
@@ -69,7 +110,24 @@ def _pairs(n: int):
 
 
 def pairwise_distances(space: Space, points) -> np.ndarray:
-    """Matrix of geodesic distances ``d(x_i, x_j)``, shape ``(N, N)``, zero diagonal.
+    """Matrix of geodesic distances ``d(x_i, x_j)`` between the points of an embedding.
+
+    Parameters
+    ----------
+    space : Sphere, ProjectiveSpace or Grassmannian
+    points : array_like, shape (N, *space.ambient_shape)
+        One point per vertex (a single batch axis).
+
+    Returns
+    -------
+    ndarray, shape (N, N)
+        Symmetric, with zero diagonal.
+
+    Raises
+    ------
+    TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+        As in :meth:`Space.check_points`; ``ShapeError`` also when ``points`` has other than
+        one batch axis.
 
     Examples
     --------
@@ -108,8 +166,28 @@ def _embedding(space: Space, x: np.ndarray) -> Embedding:
 def check_admissible(points, space: Space, r0: float = 0.0) -> Embedding:
     """Validate a user embedding: on ``space``, injective, pairwise distances ``> r0``.
 
-    Returns the :class:`Embedding`; raises :class:`NotAdmissibleError` naming the closest
-    pair otherwise.
+    Parameters
+    ----------
+    points : array_like, shape (N, *space.ambient_shape)
+        One point per vertex (a single batch axis).
+    space : Sphere, ProjectiveSpace or Grassmannian
+    r0 : float, optional
+        ``≥ 0``; the default ``0`` checks injectivity only.
+
+    Returns
+    -------
+    Embedding
+        With its ``separation`` and ``closest_pair``.
+
+    Raises
+    ------
+    NotAdmissibleError
+        Two vertices coincide or are not more than ``r0`` apart (the closest pair is named).
+    TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+        As in :meth:`Space.check_points`; ``ShapeError`` also when ``points`` has other than
+        one batch axis.
+    ParameterError
+        ``r0`` is negative or not finite.
 
     Examples
     --------
@@ -216,9 +294,10 @@ def _polish(space: Space, x: np.ndarray, *, max_iter: int = 200) -> np.ndarray:
 def admissible_embedding(space: Space, n_points: int, *, r0: float | None = None, rng=None) -> Embedding:
     r"""Spread ``n_points`` points on ``space`` as far apart as possible.
 
-    Returns an :class:`Embedding` whose ``separation`` (least pairwise geodesic distance) is
-    as large as the two-stage packing search in this module finds; it is admissible for every
-    ``r0`` below it.
+    A packing problem, solved heuristically by the two stages of this module (repulsion,
+    then a max-min polish by linear programming): the separation found is a lower bound on
+    the best one, and the result is admissible for every ``r0`` below it
+    (docs/conventions.md#admissible-embeddings-and-radii).
 
     Parameters
     ----------
@@ -229,6 +308,20 @@ def admissible_embedding(space: Space, n_points: int, *, r0: float | None = None
         exceed it.
     rng : numpy.random.Generator or int, optional
         Seed of the random starts (results are deterministic for a fixed seed).
+
+    Returns
+    -------
+    Embedding
+        ``n_points`` points with their ``separation`` (least pairwise geodesic distance) and
+        ``closest_pair``.
+
+    Raises
+    ------
+    NotAdmissibleError
+        ``r0`` is given and the search finds no separation above it.
+    TypeError, ParameterError
+        ``n_points`` is not a non-negative integer, ``r0`` not a finite real ``≥ 0``, or
+        ``rng`` of the wrong type (``TypeError``).
 
     Examples
     --------

@@ -77,6 +77,7 @@ class Grassmannian(Space):
 
     @property
     def name(self) -> str:
+        """For messages: ``"Grassmannian(n, k)"``."""
         return f"Grassmannian({self.n}, {self.k})"
 
     @property
@@ -128,29 +129,16 @@ class Grassmannian(Space):
         return np.matmul(u, _mT(u), out=out)
 
     # -- membership ------------------------------------------------------------------------
+    # The methods of the contract without a docstring here inherit Space's (inspect.getdoc),
+    # which states the projector formulas; the space-specific ones (principal_angles, dist,
+    # exp, log, tangent_basis) document their formulas and precision bounds here.
     def check_points(self, x, name: str = "x") -> np.ndarray:
-        """``x`` as a float array of points, shape ``(..., n, n)``, after checking it.
-
-        Raises ``TypeError`` (not numeric), :class:`ShapeError`, :class:`NonFiniteError` or
-        :class:`NotOnManifoldError` (not a rank-``k`` projector within ``atol``), naming ``name``.
-        """
         return as_points(self, x, name)
 
     def check_tangent(self, vector, base_point, name: str = "tangent_vec") -> np.ndarray:
-        """``vector`` as a float array of tangent vectors at ``base_point``, after checking it.
-
-        Raises :class:`NotTangentError` when the part of ``V`` normal to ``T_P`` (including
-        any asymmetry) exceeds ``atol · max(1, |V|_F)``, besides the errors of
-        :meth:`check_points` and a :class:`ShapeError` when batch shapes do not broadcast.
-        """
         return as_tangent(self, vector, as_points(self, base_point, "base_point"), name)
 
     def belongs(self, x, *, atol: float | None = None) -> np.ndarray:
-        """Whether each matrix is a symmetric idempotent of trace ``k`` within ``atol``.
-
-        The measure is the largest of ``|P − Pᵀ|_F``, ``|P² − P|_F`` and ``|tr P − k|``;
-        NaN or infinite matrices do not belong. Shape ``(...)``.
-        """
         arr = as_shaped(self, x, "x")
         tol = self.atol if atol is None else as_tolerance(atol)
         finite = np.isfinite(arr).all(axis=(-2, -1))
@@ -158,18 +146,12 @@ class Grassmannian(Space):
             return finite & (self._deviation(np.where(finite[..., None, None], arr, 0.0)) <= tol)
 
     def projection(self, x) -> np.ndarray:
-        """The nearest rank-``k`` projector (Frobenius): ``U Uᵀ`` from the top ``k`` eigenvectors
-        of the symmetric part of ``x``."""
         arr = as_shaped(self, x, "x")
         check_finite(arr, "x")
         u, _ = self._bases(arr)
         return u @ _mT(u)
 
     def random_point(self, n_samples: int = 1, *, rng=None) -> np.ndarray:
-        """``n_samples`` independent uniform points, shape ``(n_samples, n, n)``.
-
-        The range of an ``n×k`` Gaussian matrix is uniform (invariant under ``O(n)``).
-        """
         count = as_count(n_samples, "n_samples")
         gen = as_generator(rng)
         q, _ = np.linalg.qr(gen.standard_normal((count, self.n, self.k)))
@@ -210,6 +192,35 @@ class Grassmannian(Space):
         (``|P² − P|_F ≲ 64 eps``); inputs farther off, by ``δ_P``, ``δ_Q`` in spectral norm
         (of the symmetric matrix that the lower triangle defines), add up to
         ``√2 (δ_P + δ_Q)`` (Weyl's inequality). See docs/manifolds.md, "Precision".
+
+        Parameters
+        ----------
+        x, y : array_like, shape (..., n, n)
+            Rank-``k`` projectors; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (..., k)
+            Ascending, in ``[0, π/2]``; for ``2k > n`` the first ``2k − n`` are ``0`` (the
+            ranges share a subspace of that dimension).
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`check_points`, for either argument; ``ShapeError`` also when the
+            batch shapes do not broadcast.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> gr = Grassmannian(4, 2)
+        >>> P = np.diag([1.0, 1.0, 0.0, 0.0])                 # span(e0, e1)
+        >>> U = np.array([[1, 0], [0, np.cos(0.3)], [0, np.sin(0.3)], [0, 0]])
+        >>> Q = U @ U.T                                       # span(e0, cos 0.3 e1 + sin 0.3 e2)
+        >>> bool(np.allclose(gr.principal_angles(P, Q), [0.0, 0.3]))
+        True
+        >>> gr.principal_angles(P, np.diag([0.0, 0.0, 1.0, 1.0])).tolist() == [np.pi / 2] * 2
+        True
         """
         p = as_points(self, x, "x")
         q = as_points(self, y, "y")
@@ -223,6 +234,32 @@ class Grassmannian(Space):
         ``δ = |P² − P|_F + |Q² − Q|_F`` says how far the inputs are from projectors
         (``≲ 64 eps`` each for points the library makes): relative, ``≤ 20 eps``, down to
         ``d ~ 1e-7``, where the second term takes over (docs/manifolds.md, "Precision").
+        Distances reach ``sqrt(min(k, n − k)) π/2``, beyond the injectivity radius ``π/2``.
+
+        Parameters
+        ----------
+        x, y : array_like, shape (..., n, n)
+            Rank-``k`` projectors; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (...)
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`check_points`, for either argument; ``ShapeError`` also when the
+            batch shapes do not broadcast.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> gr = Grassmannian(4, 2)
+        >>> P = np.diag([1.0, 1.0, 0.0, 0.0])                 # span(e0, e1)
+        >>> U = np.array([[1, 0], [0, np.cos(0.3)], [0, np.sin(0.3)], [0, 0]])
+        >>> Q = U @ U.T                                       # span(e0, cos 0.3 e1 + sin 0.3 e2)
+        >>> round(float(gr.dist(P, Q)), 12)
+        0.3
         """
         p = as_points(self, x, "x")
         q = as_points(self, y, "y")
@@ -239,6 +276,34 @@ class Grassmannian(Space):
         range of ``U W cos Σ + Y sin Σ``; ``|V|_g = |Σ|_F``. The result is a projector to
         ``1e-13`` (membership measure) and ``d(P, exp_P(V)) = |V|_g`` within
         ``(12 + 32 |V|_g) eps`` below the injectivity radius.
+
+        Parameters
+        ----------
+        tangent_vec : array_like, shape (..., n, n)
+            Tangent vectors at ``base_point``: symmetric ``V`` with ``V = PV + VP``.
+        base_point : array_like, shape (..., n, n)
+            Rank-``k`` projectors; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (..., n, n)
+            Rank-``k`` projectors.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError, NotTangentError
+            As in :meth:`check_tangent`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> gr = Grassmannian(4, 2)
+        >>> P = np.diag([1.0, 1.0, 0.0, 0.0])                 # span(e0, e1)
+        >>> U = np.array([[1, 0], [0, np.cos(0.3)], [0, np.sin(0.3)], [0, 0]])
+        >>> Q = U @ U.T                                       # span(e0, cos 0.3 e1 + sin 0.3 e2)
+        >>> V = np.zeros((4, 4)); V[1, 2] = V[2, 1] = 1.0   # unit speed: e1 turns to e2
+        >>> bool(np.allclose(gr.exp(0.3 * V, P), Q))
+        True
         """
         p = as_points(self, base_point, "base_point")
         v = as_tangent(self, tangent_vec, p)
@@ -262,6 +327,41 @@ class Grassmannian(Space):
         ``(48 + 96 |V|_g) eps`` right up to its boundary; beyond it, where two principal angles
         ``θ_i, θ_j`` approach ``π/2``, precision degrades like ``eps / (π − θ_i − θ_j)``
         (docs/manifolds.md, "Precision").
+
+        Parameters
+        ----------
+        point : array_like, shape (..., n, n)
+            Rank-``k`` projectors ``Q``.
+        base_point : array_like, shape (..., n, n)
+            Rank-``k`` projectors ``P``; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (..., n, n)
+            Tangent vectors at ``base_point``, of norm ``|V|_g = d(P, Q)``.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`dist`.
+        CutLocusError
+            A principal angle between a point and its base point is within ``CUT_LOCUS_TOL``
+            (``1e-12``) of ``π/2``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> gr = Grassmannian(4, 2)
+        >>> P = np.diag([1.0, 1.0, 0.0, 0.0])                 # span(e0, e1)
+        >>> U = np.array([[1, 0], [0, np.cos(0.3)], [0, np.sin(0.3)], [0, 0]])
+        >>> Q = U @ U.T                                       # span(e0, cos 0.3 e1 + sin 0.3 e2)
+        >>> V = np.zeros((4, 4)); V[1, 2] = V[2, 1] = 1.0
+        >>> bool(np.allclose(gr.log(Q, P), 0.3 * V))
+        True
+        >>> gr.log(np.diag([0.0, 1.0, 1.0, 0.0]), P)   # principal angles 0 and π/2
+        Traceback (most recent call last):
+        ...
+        manifolds.errors.CutLocusError: point has a principal angle π/2 (within 1e-12) with its base point: it is on the cut locus, where the logarithm is not unique — perturb the point
         """
         p = as_points(self, base_point, "base_point")
         q = as_points(self, point, "point")
@@ -290,7 +390,6 @@ class Grassmannian(Space):
         return _sym(2.0 * delta @ _mT(u)), theta
 
     def to_tangent(self, vector, base_point) -> np.ndarray:
-        """Orthogonal projection onto ``T_P``: symmetrize ``S``, then ``PS + SP − 2PSP``."""
         p = as_points(self, base_point, "base_point")
         v = as_shaped(self, vector, "vector")
         check_finite(v, "vector")
@@ -298,7 +397,6 @@ class Grassmannian(Space):
         return self._project_tangent(v, p)
 
     def inner(self, tangent_vec_a, tangent_vec_b, base_point) -> np.ndarray:
-        """Riemannian inner product ``g(U, V) = ½ tr(UᵀV)``, shape ``(...)``."""
         p = as_points(self, base_point, "base_point")
         a = as_tangent(self, tangent_vec_a, p, "tangent_vec_a")
         b = as_tangent(self, tangent_vec_b, p, "tangent_vec_b")
@@ -314,6 +412,32 @@ class Grassmannian(Space):
 
         ``E_ij = u⊥_i u_jᵀ + u_j u⊥_iᵀ`` for ``U⊥`` an orthonormal basis of the kernel and
         ``U`` of the range (from ``eigh(P)``), ordered with ``i`` slow.
+
+        Parameters
+        ----------
+        base_point : array_like, shape (..., n, n)
+            Rank-``k`` projectors.
+
+        Returns
+        -------
+        ndarray, shape (..., k (n − k), n, n)
+            Basis vector ``E_ij`` at ``[..., i k + j, :, :]``.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`check_points`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> gr = Grassmannian(4, 2)
+        >>> P = np.diag([1.0, 1.0, 0.0, 0.0])
+        >>> basis = gr.tangent_basis(P)
+        >>> basis.shape
+        (4, 4, 4)
+        >>> bool(np.allclose(gr.unchecked_to_tangent(basis, P), basis))   # each is tangent
+        True
         """
         p = as_points(self, base_point, "base_point")
         u, uperp = self._bases(p)
@@ -323,15 +447,6 @@ class Grassmannian(Space):
 
     # -- structure of the contract (manifolds.Space) ---------------------------------------
     def frame(self, x: np.ndarray):
-        """Bases ``(U, U⊥)`` of the range and kernel, shapes ``(..., n, k)`` and
-        ``(..., n, n − k)``, from ``eigh`` of the symmetric part (:meth:`Space.frame`).
-
-        Examples
-        --------
-        >>> u, uperp = Grassmannian(4, 2).frame(np.diag([1.0, 1, 0, 0]))
-        >>> u.shape, uperp.shape
-        ((4, 2), (4, 2))
-        """
         return self._bases(np.asarray(x, dtype=float))
 
     @property
@@ -347,59 +462,22 @@ class Grassmannian(Space):
         return self.n * (self.n + 1) // 2
 
     def embed(self, x: np.ndarray) -> np.ndarray:
-        """The upper triangle, off-diagonal entries times ``√2``, shape ``(..., n(n+1)/2)``:
-        Euclidean distance of the result is ``|P − Q|_F`` (:meth:`Space.embed`).
-
-        Examples
-        --------
-        >>> Grassmannian(2, 1).embed(np.eye(2)).tolist()
-        [1.0, 0.0, 1.0]
-        """
         iu = np.triu_indices(self.n)
         scale = np.where(iu[0] == iu[1], 1.0, np.sqrt(2.0))
         return np.asarray(x, dtype=float)[..., iu[0], iu[1]] * scale
 
     def embedding_radius(self, r: float) -> float:
-        """``√2 r`` plus ``n (4 atol + 1e-12)`` (:meth:`Space.embedding_radius`).
-
-        Examples
-        --------
-        >>> bool(Grassmannian(4, 2).embedding_radius(0.5) > np.sqrt(2) * 0.5)
-        True
-        """
         return float(np.sqrt(2.0) * r + (4.0 * self.atol + 1e-12) * self.n)
 
     def ambient_projection(self, z: np.ndarray) -> np.ndarray:
-        """The symmetric part ``(Z + Zᵀ) / 2`` (:meth:`Space.ambient_projection`).
-
-        Examples
-        --------
-        >>> Grassmannian(2, 1).ambient_projection(np.array([[1.0, 2.0], [0.0, 1.0]])).tolist()
-        [[1.0, 1.0], [1.0, 1.0]]
-        """
         z = np.asarray(z, dtype=float)
         return 0.5 * (z + _mT(z))
 
     def act(self, g: np.ndarray, z: np.ndarray) -> np.ndarray:
-        """``g Z gᵀ`` (:meth:`Space.act`).
-
-        Examples
-        --------
-        >>> swap = np.array([[0.0, 1.0], [1.0, 0.0]])
-        >>> Grassmannian(2, 1).act(swap, np.diag([1.0, 0.0])).tolist()
-        [[0.0, 0.0], [0.0, 1.0]]
-        """
         g = np.asarray(g)
         return g @ np.asarray(z) @ g.T
 
     def conventions(self) -> dict:
-        """Point model, distance and metric in words (:meth:`Space.conventions`).
-
-        Examples
-        --------
-        >>> Grassmannian(4, 2).conventions()["point_model"]
-        'rank-2 projectors 4x4'
-        """
         return {
             "point_model": f"rank-{self.k} projectors {self.n}x{self.n}",
             "distance": "sqrt(sum theta_i^2), principal angles",

@@ -44,16 +44,11 @@ class ProjectiveSpace(Grassmannian):
 
     @property
     def name(self) -> str:
+        """For messages: ``"ProjectiveSpace(d)"``."""
         return f"ProjectiveSpace({self.n - 1})"
 
     def conventions(self) -> dict:
-        """Point model, distance and metric in words (:meth:`Space.conventions`).
-
-        Examples
-        --------
-        >>> ProjectiveSpace(2).conventions()["distance"]
-        'principal angle arccos|<x,y>|'
-        """
+        # docstring: Space.conventions (inherited)
         return {
             "point_model": f"rank-1 projectors {self.n}x{self.n}",
             "distance": "principal angle arccos|<x,y>|",
@@ -61,7 +56,34 @@ class ProjectiveSpace(Grassmannian):
         }
 
     def from_vectors(self, vectors) -> np.ndarray:
-        """Projectors ``x xᵀ / |x|²`` of non-zero vectors, shape ``(..., d + 1, d + 1)``."""
+        """The points of ``RP^d`` that non-zero vectors span: projectors ``x xᵀ / |x|²``.
+
+        Parameters
+        ----------
+        vectors : array_like, shape (..., d + 1)
+            Non-zero vectors, of any norm.
+
+        Returns
+        -------
+        ndarray, shape (..., d + 1, d + 1)
+            Rank-1 projectors; ``x`` and ``−x`` give the same one.
+
+        Raises
+        ------
+        TypeError
+            ``vectors`` is not an array of real numbers.
+        ShapeError
+            Its trailing shape is not ``(d + 1,)``.
+        NonFiniteError
+            It holds NaN or infinity.
+        NotOnManifoldError
+            A vector is zero (it spans no line).
+
+        Examples
+        --------
+        >>> ProjectiveSpace(1).from_vectors([0.0, 2.0]).tolist()
+        [[0.0, 0.0], [0.0, 1.0]]
+        """
         v = as_float_array(vectors, "vectors")
         if v.ndim < 1 or v.shape[-1] != self.n:
             raise ShapeError(
@@ -75,8 +97,32 @@ class ProjectiveSpace(Grassmannian):
         return v[..., :, None] * v[..., None, :] / norm2[..., None, None]
 
     def to_vectors(self, points) -> np.ndarray:
-        """Unit vectors spanning the lines, shape ``(..., d + 1)``; sign fixed so that the
-        entry of largest magnitude is positive."""
+        """Unit vectors spanning the lines: the inverse of :meth:`from_vectors` up to sign.
+
+        The sign is fixed so that the entry of largest magnitude is positive.
+
+        Parameters
+        ----------
+        points : array_like, shape (..., d + 1, d + 1)
+            Rank-1 projectors.
+
+        Returns
+        -------
+        ndarray, shape (..., d + 1)
+            Unit vectors ``x`` with ``x xᵀ = P``.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`check_points`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> rp2 = ProjectiveSpace(2)
+        >>> bool(np.allclose(rp2.to_vectors(rp2.from_vectors([0.0, 3.0, -4.0])), [0, -0.6, 0.8]))
+        True
+        """
         p = as_points(self, points, "points")
         u, _ = self._bases(p)
         u = u[..., 0]

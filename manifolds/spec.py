@@ -15,7 +15,27 @@ __all__ = ["parse_space", "space_spec"]
 
 
 def parse_space(text: str):
-    """The space a command-line spelling names.
+    """The space a command-line spelling names (docs/conventions.md#spaces-and-metrics).
+
+    ``sphere:D`` is ``Sphere(D)``, ``projective:D`` is ``ProjectiveSpace(D)`` and
+    ``grassmannian:N,K`` is ``Grassmannian(N, K)`` (``Gr(K, N)``, ambient dimension first).
+
+    Parameters
+    ----------
+    text : str
+        Surrounding whitespace is ignored.
+
+    Returns
+    -------
+    Sphere, ProjectiveSpace or Grassmannian
+        With the default ``atol``.
+
+    Raises
+    ------
+    TypeError
+        ``text`` is not a string.
+    ParameterError
+        An unknown kind, a wrong number of integers, or dimensions the constructor refuses.
 
     Examples
     --------
@@ -45,7 +65,29 @@ def parse_space(text: str):
 
 
 def space_spec(space) -> str:
-    """The command-line spelling of a space (inverse of :func:`parse_space`)."""
+    """The command-line spelling of a space (inverse of :func:`parse_space`).
+
+    Parameters
+    ----------
+    space : Sphere, ProjectiveSpace or Grassmannian
+
+    Returns
+    -------
+    str
+        ``"sphere:D"``, ``"projective:D"`` or ``"grassmannian:N,K"`` (``atol`` is not part
+        of it).
+
+    Raises
+    ------
+    TypeError
+        ``space`` is not one of the library's spaces.
+
+    Examples
+    --------
+    >>> from manifolds import Grassmannian, ProjectiveSpace
+    >>> space_spec(Grassmannian(4, 2)), space_spec(ProjectiveSpace(2))
+    ('grassmannian:4,2', 'projective:2')
+    """
     if isinstance(space, Sphere):
         return f"sphere:{space.dim}"
     if isinstance(space, ProjectiveSpace):

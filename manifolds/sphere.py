@@ -66,6 +66,7 @@ class Sphere(Space):
 
     @property
     def name(self) -> str:
+        """For messages: ``"Sphere(d)"``."""
         return f"Sphere({self.dim})"
 
     @property
@@ -119,36 +120,23 @@ class Sphere(Space):
         return arr, vx, vv
 
     # -- membership ------------------------------------------------------------------------
+    # The methods of the contract without a docstring here inherit Space's (inspect.getdoc),
+    # which states the sphere's formulas; the space-specific ones (dist, exp, log,
+    # tangent_basis) document their formulas and precision bounds here.
     def check_points(self, x, name: str = "x") -> np.ndarray:
-        """``x`` as a float array of points, shape ``(..., d + 1)``, after checking it.
-
-        Raises ``TypeError`` (not numeric), :class:`ShapeError`, :class:`NonFiniteError` or
-        :class:`NotOnManifoldError` (norm off 1 by more than ``atol``), naming ``name``.
-        """
         return self._points(x, name)[0]
 
     def check_tangent(self, vector, base_point, name: str = "tangent_vec") -> np.ndarray:
-        """``vector`` as a float array of tangent vectors at ``base_point``, after checking it.
-
-        Raises :class:`NotTangentError` when ``|⟨v, x⟩| > atol · max(1, |v|)``, besides the
-        errors of :meth:`check_points` (for both arguments) and a :class:`ShapeError` when
-        batch shapes do not broadcast.
-        """
         x, _ = self._points(base_point, "base_point")
         return self._tangent(vector, x, name)[0]
 
     def belongs(self, x, *, atol: float | None = None) -> np.ndarray:
-        """Whether each point has norm 1 within ``atol`` (default: the space's); shape ``(...)``.
-
-        NaN or infinite points do not belong; a wrong trailing shape raises ``ShapeError``.
-        """
         arr = as_shaped(self, x, "x")
         tol = self.atol if atol is None else as_tolerance(atol)
         with np.errstate(invalid="ignore", over="ignore"):
             return np.isfinite(arr).all(axis=-1) & (self._deviation(arr) <= tol)
 
     def projection(self, x) -> np.ndarray:
-        """The nearest point on the sphere, ``x / |x|``; the zero vector raises."""
         arr = as_shaped(self, x, "x")
         check_finite(arr, "x")
         norm = np.sqrt(_dot(arr, arr))
@@ -160,7 +148,6 @@ class Sphere(Space):
         return arr / norm[..., None]
 
     def random_point(self, n_samples: int = 1, *, rng=None) -> np.ndarray:
-        """``n_samples`` independent uniform points, shape ``(n_samples, d + 1)``."""
         n = as_count(n_samples, "n_samples")
         gen = as_generator(rng)
         while True:
@@ -209,13 +196,40 @@ class Sphere(Space):
         return np.arctan2(np.sqrt(xx) * wnorm, dot), w, wnorm
 
     def dist(self, x, y) -> np.ndarray:
-        r"""Geodesic distance (the angle), shape ``(...)``.
+        r"""Geodesic distance on ``S^d``: the angle between ``x`` and ``y``.
 
         ``θ = atan2(|x| |w|, ⟨x, y⟩)`` with ``w`` the component of ``y`` orthogonal to ``x``,
         taken from the chord ``x ∓ y`` where ``y ≈ ±x`` — precise near ``0`` and near ``π``,
         unlike ``arccos⟨x, y⟩``. Relative error at most ``(24 + ||x| − |y||/θ) eps`` at every
         angle for ``d ≤ 63`` (``eps = 2^-52``; twice the worst case of a randomized search,
         docs/manifolds.md, "Precision").
+
+        Parameters
+        ----------
+        x, y : array_like, shape (..., d + 1)
+            Unit vectors; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (...)
+            Angles in ``[0, π]``.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`check_points`, for either argument; ``ShapeError`` also when the
+            batch shapes do not broadcast.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> sphere = Sphere(2)
+        >>> x = np.array([1.0, 0.0, 0.0])
+        >>> y = np.array([np.cos(1e-9), np.sin(1e-9), 0.0])   # arccos⟨x, y⟩ gives 0.0
+        >>> round(float(sphere.dist(x, y)) * 1e9, 9)
+        1.0
+        >>> float(sphere.dist(x, -x)) == np.pi
+        True
         """
         x, xx = self._points(x, "x")
         y, yy = self._points(y, "y")
@@ -226,9 +240,38 @@ class Sphere(Space):
         return self._angle(x, y, _dot(x, x), _dot(y, y), normal=False)[0]
 
     def exp(self, tangent_vec, base_point) -> np.ndarray:
-        r"""Exponential map ``cos|v| x + sin|v| v/|v|``, shape ``(..., d + 1)``.
+        r"""Exponential map on ``S^d``: ``exp_x(v) = cos|v| x + sin|v| v/|v|``.
 
-        The geodesic's length ``d(x, exp_x(v))`` is ``|v|`` within ``(4 + 8|v|) eps``.
+        The result is scaled to unit norm; the geodesic's length ``d(x, exp_x(v))`` is ``|v|``
+        within ``(4 + 8|v|) eps`` (``eps = 2^-52``).
+
+        Parameters
+        ----------
+        tangent_vec : array_like, shape (..., d + 1)
+            Tangent vectors at ``base_point``: ``⟨v, x⟩ = 0`` within ``atol``.
+        base_point : array_like, shape (..., d + 1)
+            Unit vectors; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (..., d + 1)
+            Unit vectors.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError, NotTangentError
+            As in :meth:`check_tangent`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> sphere = Sphere(2)
+        >>> x = np.eye(3)[0]
+        >>> y = sphere.exp([0.0, 0.5, 0.0], x)
+        >>> bool(np.allclose(y, [np.cos(0.5), np.sin(0.5), 0.0]))
+        True
+        >>> round(float(sphere.dist(x, y)), 12)
+        0.5
         """
         x, xx = self._points(base_point, "base_point")
         v, vx, vv = self._tangent(tangent_vec, x)
@@ -258,12 +301,45 @@ class Sphere(Space):
         return a[..., None] * x + b[..., None] * v
 
     def log(self, point, base_point) -> np.ndarray:
-        r"""Logarithm: the tangent vector at ``base_point`` of norm ``d(x, y)`` pointing to ``point``.
+        r"""Logarithm on ``S^d``: ``log_x(y) = θ w/|w|``, the tangent vector at ``x`` of norm
+        ``θ = d(x, y)`` pointing to ``y``.
 
-        A round trip ``log_x(exp_x(v))`` returns ``v`` within
-        ``(4 + 8|v| + 16/(π − |v|)) eps``: the direction of ``w`` is ill-conditioned near the
-        antipode (docs/manifolds.md, "Precision"). Raises :class:`CutLocusError` within
-        ``CUT_LOCUS_TOL`` of the antipode, where the logarithm is not unique.
+        ``w`` is the component of ``y`` orthogonal to ``x``, computed as in :meth:`dist`. A
+        round trip ``log_x(exp_x(v))`` returns ``v`` within ``(4 + 8|v| + 16/(π − |v|)) eps``:
+        the direction of ``w`` is ill-conditioned near the antipode (docs/manifolds.md,
+        "Precision"). The antipode ``−x`` is the cut locus, where the logarithm is not unique.
+
+        Parameters
+        ----------
+        point : array_like, shape (..., d + 1)
+            Unit vectors ``y``.
+        base_point : array_like, shape (..., d + 1)
+            Unit vectors ``x``; batch shapes broadcast.
+
+        Returns
+        -------
+        ndarray, shape (..., d + 1)
+            Tangent vectors at ``base_point``.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`dist`.
+        CutLocusError
+            A point is within ``CUT_LOCUS_TOL`` (``1e-12`` rad) of the antipode of its base
+            point.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> sphere = Sphere(2)
+        >>> x = np.eye(3)[0]
+        >>> bool(np.allclose(sphere.log([0.0, 1.0, 0.0], x), [0.0, np.pi / 2, 0.0]))
+        True
+        >>> sphere.log(-x, x)
+        Traceback (most recent call last):
+        ...
+        manifolds.errors.CutLocusError: point is antipodal to its base point (within 1e-12 rad); the logarithm is not unique there — perturb the point
         """
         x, xx = self._points(base_point, "base_point")
         y, yy = self._points(point, "point")
@@ -287,7 +363,6 @@ class Sphere(Space):
         return np.multiply(w, scale[..., None], out=w), theta
 
     def to_tangent(self, vector, base_point) -> np.ndarray:
-        """Orthogonal projection of ambient vectors onto ``T_x S^d``: ``v − ⟨v, x⟩ x``."""
         x, xx = self._points(base_point, "base_point")
         v = as_shaped(self, vector, "vector")
         check_finite(v, "vector")
@@ -295,7 +370,6 @@ class Sphere(Space):
         return v - (_dot(v, x) / xx)[..., None] * x
 
     def inner(self, tangent_vec_a, tangent_vec_b, base_point) -> np.ndarray:
-        """Riemannian inner product (the Euclidean one of ``R^{d+1}``), shape ``(...)``."""
         x, _ = self._points(base_point, "base_point")
         u = self._tangent(tangent_vec_a, x, "tangent_vec_a")[0]
         v = self._tangent(tangent_vec_b, x, "tangent_vec_b")[0]
@@ -307,11 +381,36 @@ class Sphere(Space):
         return _dot(u, v)
 
     def tangent_basis(self, base_point) -> np.ndarray:
-        r"""An orthonormal basis of ``T_x S^d``, shape ``(..., d, d + 1)``.
+        r"""An orthonormal basis of ``T_x S^d``: rows of a Householder reflection.
 
         Rows ``1..d`` of the Householder reflection ``I − 2 w wᵀ / |w|²``,
         ``w = x + sign(x_0) e_0``, which maps ``e_0`` to ``∓x``: smooth in ``x`` away from
         ``x_0 = 0`` and free of cancellation.
+
+        Parameters
+        ----------
+        base_point : array_like, shape (..., d + 1)
+            Unit vectors.
+
+        Returns
+        -------
+        ndarray, shape (..., d, d + 1)
+            Basis vector ``i`` at ``[..., i, :]``.
+
+        Raises
+        ------
+        TypeError, ShapeError, NonFiniteError, NotOnManifoldError
+            As in :meth:`check_points`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> x = np.array([0.6, 0.8, 0.0])
+        >>> basis = Sphere(2).tangent_basis(x)
+        >>> basis.shape
+        (2, 3)
+        >>> bool(np.allclose(basis @ basis.T, np.eye(2)) and np.allclose(basis @ x, 0.0))
+        True
         """
         x, xx = self._points(base_point, "base_point")
         x = x / np.sqrt(xx)[..., None]
@@ -323,13 +422,6 @@ class Sphere(Space):
 
     # -- structure of the contract (manifolds.Space) ---------------------------------------
     def frame(self, x: np.ndarray) -> None:
-        """``None``: a point of the sphere is a vector, not a subspace (:meth:`Space.frame`).
-
-        Examples
-        --------
-        >>> Sphere(2).frame([0.0, 0.0, 1.0]) is None
-        True
-        """
         return None
 
     @property
@@ -344,53 +436,18 @@ class Sphere(Space):
         return self.dim + 1
 
     def embed(self, x: np.ndarray) -> np.ndarray:
-        """The points themselves, shape ``(..., d + 1)`` (:meth:`Space.embed`).
-
-        Examples
-        --------
-        >>> Sphere(1).embed([0.6, 0.8]).tolist()
-        [0.6, 0.8]
-        """
         return np.asarray(x, dtype=float)
 
     def embedding_radius(self, r: float) -> float:
-        """The chord ``2 sin(r/2)`` plus ``4 atol + 1e-12`` (:meth:`Space.embedding_radius`).
-
-        Examples
-        --------
-        >>> bool(Sphere(2).embedding_radius(1.0) > 2 * np.sin(0.5))
-        True
-        """
         return float(2.0 * np.sin(r / 2.0) + 4.0 * self.atol + 1e-12)
 
     def ambient_projection(self, z: np.ndarray) -> np.ndarray:
-        """The identity: the sphere spans ``R^{d+1}`` (:meth:`Space.ambient_projection`).
-
-        Examples
-        --------
-        >>> Sphere(1).ambient_projection([2.0, 0.0]).tolist()
-        [2.0, 0.0]
-        """
         return np.asarray(z, dtype=float)
 
     def act(self, g: np.ndarray, z: np.ndarray) -> np.ndarray:
-        """``g z`` on vectors ``z (..., d + 1)`` (:meth:`Space.act`).
-
-        Examples
-        --------
-        >>> Sphere(1).act(np.array([[0.0, 1.0], [1.0, 0.0]]), [1.0, 0.0]).tolist()
-        [0.0, 1.0]
-        """
         return np.asarray(z) @ np.asarray(g).T
 
     def conventions(self) -> dict:
-        """Point model, distance and metric in words (:meth:`Space.conventions`).
-
-        Examples
-        --------
-        >>> Sphere(2).conventions()
-        {'point_model': 'unit vectors in R^3', 'distance': 'angle atan2(|x^y|, <x,y>)', 'metric': '<u,v> (Euclidean)'}
-        """
         return {
             "point_model": f"unit vectors in R^{self.dim + 1}",
             "distance": "angle atan2(|x^y|, <x,y>)",
