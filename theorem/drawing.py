@@ -19,8 +19,42 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
 
     Vertices sit on a circle in both panels; on the right each hub sits at the mean of its
     sources' and targets' positions pulled toward the center, with arrows ``a → hub`` for
-    ``a ∈ A_p`` and ``hub → b`` for ``b ∈ B_p`` in the hub's color. The extension is validated
-    first. Returns the matplotlib figure (also saved to ``path`` if given).
+    ``a ∈ A_p`` and ``hub → b`` for ``b ∈ B_p`` in the hub's color
+    (docs/conventions.md#hub-extensions-and-colorings); an uncolored extension is drawn in
+    one color. The extension is validated first.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    extension : HubExtension
+        A hub extension of ``digraph``, colored or not.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels: the digraph (left) and the hub extension (right).
+
+    Raises
+    ------
+    InvalidHubExtensionError
+        ``extension`` is not a hub extension of ``digraph`` (axiom 1 fails).
+    InvalidColoringError
+        Its colors give two hubs that share a source or a target the same color.
+    ImportError
+        matplotlib is not installed (the ``plot`` extra).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from theorem.digraphs import transitive_tournament
+    >>> ext = HubExtension([([0], [1, 2]), ([1], [2])], colors=[0, 1])
+    >>> fig = draw_hub_extension(transitive_tournament(3), ext)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['digraph: 3 vertices, 3 edges', 'hub extension: 2 hubs, 2 colors']
+    >>> plt.close(fig)
     """
     extension.validate(digraph)
     plt = require_pyplot()
@@ -61,8 +95,51 @@ def draw_density_cover(cover, targets=None, *, path=None):
     For each target ``b`` (default: up to three vertices with in-edges) the weight ``j`` of
     a hub covering an edge into ``b`` is drawn over the whole sphere in longitude and latitude;
     it is ``1`` at the images of the sources ``a`` of the color-``j`` edges ``(a, b)`` (red
-    dots) and ``0`` near every other embedded vertex (black dots; ``b`` itself circled).
-    Returns the matplotlib figure (saved to ``path`` if given).
+    dots) and ``0`` near every other embedded vertex (black dots; ``b`` itself circled):
+    the exact strength of docs/conventions.md#density-covers, seen on one slice. Each panel
+    evaluates the weight on a 361 × 181 grid.
+
+    Parameters
+    ----------
+    cover : DensityCover
+        A density cover on ``Sphere(2)``
+        (:func:`~theorem.covers.construct_density_cover`).
+    targets : iterable of int, optional
+        The vertices ``b`` to draw, each with an in-edge; default: the first three vertices
+        with an in-edge.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A panel per target, and a shared color bar.
+
+    Raises
+    ------
+    TypeError
+        ``cover`` is not on ``Sphere(2)``.
+    TheoremError
+        No target to draw: no vertex of ``targets`` (or of the digraph) has an in-edge.
+    ImportError
+        matplotlib is not installed (the ``plot`` extra).
+
+    Examples
+    --------
+    ``A × B`` with ``A = {0}``, ``B = {1, 2}``, one hub, embedded at the coordinate axes:
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from manifolds import Sphere
+    >>> from laws import BumpKernel
+    >>> from theorem.covers import density_cover
+    >>> from theorem.digraphs import complete_bipartite
+    >>> cover = density_cover(complete_bipartite(1, 2), HubExtension([([0], [1, 2])], colors=[0]),
+    ...                       np.eye(3), BumpKernel(Sphere(2), np.pi / 4), rng=0)
+    >>> fig = draw_density_cover(cover, targets=[2])
+    >>> [ax.get_title() for ax in fig.axes if ax.get_title()]
+    ['β_0(x, α(2)): 1 at sources [0]']
+    >>> plt.close(fig)
     """
     space = cover.space
     if space.model != "sphere" or space.dim != 2:

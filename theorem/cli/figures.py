@@ -12,6 +12,43 @@ __all__ = ["run"]
 
 
 def run(args, out, err) -> int:
+    """Run ``transformer-dynamics figures``: PNGs of the paper's examples and of a verified
+    density cover (needs the ``plot`` extra).
+
+    Writes, in the folder ``--out`` (created if needed), the transitive tournament on 3
+    vertices and the complete bipartite digraph ``3 × 4``, each beside a colored hub extension
+    with ``χ_hub`` colors (:func:`~theorem.drawing.draw_hub_extension`), and the weights of a
+    density cover of a random hub digraph over ``S^2``, verified first
+    (:func:`~theorem.drawing.draw_density_cover`). Lists the files written on ``out``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the ``figures`` command: ``out`` (the folder) and ``seed``.
+    out : file-like
+        Text stream for the list of files and the verdict.
+    err : file-like
+        Unused (the command reports no progress).
+
+    Returns
+    -------
+    int
+        0 when the density cover drawn was verified, 1 when its verification failed.
+
+    Examples
+    --------
+    A folder that cannot be created is bad input (exit code 2):
+
+    >>> import io, os, tempfile
+    >>> from theorem.cli import main
+    >>> err = io.StringIO()
+    >>> with tempfile.NamedTemporaryFile() as file:        # a file, not a folder
+    ...     main(["figures", "--out", os.path.join(file.name, "pngs")],
+    ...          out=io.StringIO(), err=err)
+    2
+    >>> err.getvalue().startswith("transformer-dynamics: error:")
+    True
+    """
     from pathlib import Path
 
     from theorem.drawing import draw_density_cover, draw_hub_extension

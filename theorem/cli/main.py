@@ -106,8 +106,52 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
-    """Run the command line; returns the exit code (0 all checks passed, 1 a check failed,
-    2 bad input, 3 time limit reached with an invariant unproved)."""
+    """Run the ``transformer-dynamics`` command line: parse ``argv``, run the command, return
+    its exit code.
+
+    Bad input the library refuses (its :class:`~theorem.errors.TheoremError`,
+    ``ManifoldError`` and ``LawError``, and ``TypeError``, ``OSError``, ``ImportError``) is
+    reported as one line on ``err``, ``transformer-dynamics: error: ...``, with exit code 2
+    and no traceback (docs/conventions.md#command-line).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name; default ``sys.argv[1:]``.
+    out : file-like, optional
+        Text stream for the results (tables, or the one JSON object of ``--json``); default
+        ``sys.stdout``.
+    err : file-like, optional
+        Text stream for progress and errors; default ``sys.stderr``.
+
+    Returns
+    -------
+    int
+        The exit code: 0 every check passed (or everything proved), 1 a check failed, 2 bad
+        input, 3 the time limit left something unproved or unverified.
+
+    Raises
+    ------
+    SystemExit
+        From :mod:`argparse`, for ``--help``, ``--version``, or arguments it cannot parse
+        (code 2; it writes to ``sys.stdout``/``sys.stderr``, not to ``out``/``err``).
+
+    Examples
+    --------
+    >>> import io, json
+    >>> out = io.StringIO()
+    >>> main(["simulate", "--tokens", "3", "--systems", "2", "--t-final", "0.5", "--json"],
+    ...      out=out, err=io.StringIO())
+    0
+    >>> report = json.loads(out.getvalue())
+    >>> report["command"], report["seed"], report["passed"]
+    ('simulate', 0, True)
+    >>> err = io.StringIO()
+    >>> main(["invariants", "--family", "cycle", "--n", "1"], out=io.StringIO(), err=err)
+    2
+    >>> print(err.getvalue(), end="")
+    transformer-dynamics: error: n must be at least 2, got 1
+    """
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     parser = _parser()

@@ -11,7 +11,19 @@ __all__ = ["library_version", "write_json", "table", "progress_bar"]
 
 
 def library_version() -> str:
-    """The installed distribution's version (``"unknown"`` when run from a bare checkout)."""
+    """The version of the installed ``transformer-dynamics`` distribution, which every
+    command reports (``--version``, and ``"version"`` with ``--json``).
+
+    Returns
+    -------
+    str
+        The version, or ``"unknown"`` when run from a checkout that is not installed.
+
+    Examples
+    --------
+    >>> isinstance(library_version(), str)
+    True
+    """
     try:
         return version("transformer-dynamics")
     except PackageNotFoundError:
@@ -32,7 +44,31 @@ def _strict(value):
 
 
 def write_json(obj, out) -> None:
-    """One strict JSON object (no NaN/Infinity tokens) on ``out``, newline-terminated."""
+    """Write ``obj`` on ``out`` as strict JSON: no ``NaN`` or ``Infinity`` tokens.
+
+    NaN and infinite floats become ``null``, numpy scalars plain numbers. No newline is
+    written: the commands end their one object with ``out.write("\\n")``.
+
+    Parameters
+    ----------
+    obj : object
+        Dicts, lists, tuples, strs, ints, floats, bools, ``None`` and numpy scalars.
+    out : file-like
+        Text stream.
+
+    Raises
+    ------
+    TypeError
+        ``obj`` holds something JSON cannot encode (an array, a set, ...).
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_json({"value": float("nan"), "n": np.int64(3), "bounds": (1.5, float("inf"))}, out)
+    >>> out.getvalue()
+    '{"value": null, "n": 3, "bounds": [1.5, null]}'
+    """
     try:  # the C encoder, in one piece (json.dump encodes in Python, chunk by chunk)
         text = json.dumps(obj, allow_nan=False)
     except (TypeError, ValueError):  # numpy scalars, NaN or infinities: make it strict first
@@ -41,13 +77,64 @@ def write_json(obj, out) -> None:
 
 
 def table(headers: list[str], rows: list[list[str]]) -> str:
+    """A plain-text table: the headers, a rule of dashes, then the rows, columns left-aligned.
+
+    Each column is as wide as its widest cell; columns are two spaces apart and trailing
+    spaces are stripped.
+
+    Parameters
+    ----------
+    headers : list of str
+    rows : list of list of str
+        One cell per header in each row (a cell beyond the headers is dropped).
+
+    Returns
+    -------
+    str
+        The lines joined by newlines, without a trailing newline.
+
+    Examples
+    --------
+    >>> print(table(["invariant", "value"], [["b", "2"], ["chi_hub", "2"]]))
+    invariant  value
+    ---------  -----
+    b          2
+    chi_hub    2
+    """
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
     line = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 def progress_bar(err, label: str):
-    """A callback ``(done, total)`` drawing a bar on ``err`` (ends the line when done)."""
+    """A progress callback that draws a bar on ``err``.
+
+    The bar is redrawn in place (``\\r``) when the percentage changes, and the line ends
+    when ``done == total``.
+
+    Parameters
+    ----------
+    err : file-like
+        Text stream, usually standard error.
+    label : str
+        Written before the bar.
+
+    Returns
+    -------
+    callable
+        ``report(done, total)``, with ``0 ≤ done ≤ total`` and ``total > 0``.
+
+    Examples
+    --------
+    >>> import io
+    >>> err = io.StringIO()
+    >>> report = progress_bar(err, "simulate")
+    >>> report(1, 2); report(2, 2)
+    >>> for line in err.getvalue().split("\\r")[1:]:
+    ...     print(repr(line))
+    'simulate [###############...............]  50%'
+    'simulate [##############################] 100%\\n'
+    """
     shown = [-1]
 
     def report(done, total):

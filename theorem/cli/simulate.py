@@ -21,6 +21,55 @@ __all__ = ["run"]
 
 
 def run(args, out, err) -> int:
+    """Run ``transformer-dynamics simulate``: self-attention dynamics on a sphere, clusters
+    over time.
+
+    Integrates SA or USA with ``Q = K = V = I`` (docs/conventions.md#dynamics-clock; the
+    ``--beta`` here is the inverse temperature) from ``--systems`` random starts of
+    ``--tokens`` tokens, and reports the clusters over time, the collapse times, the energy
+    ``E_β`` and the checks (points stay on the sphere, values finite, USA's energy
+    non-decreasing). Prints a table, or with ``--json`` one JSON object, on ``out``; a
+    progress bar goes to ``err``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the ``simulate`` command: ``space``, ``tokens``, ``beta``,
+        ``normalization``, ``clock``, ``t_final``, ``dt``, ``method``, ``record_every``,
+        ``systems``, ``threshold``, ``eps``, ``seed``, ``plot`` and the output options.
+    out : file-like
+        Text stream for the results.
+    err : file-like
+        Text stream for the progress bar.
+
+    Returns
+    -------
+    int
+        0 when every check passed, 1 when one failed.
+
+    Raises
+    ------
+    LawError
+        ``--space`` is not a sphere, or ``--tokens``, ``--systems`` or ``--record-every`` is
+        below 1 (``main`` reports it, exit code 2).
+
+    Examples
+    --------
+    >>> import io, json
+    >>> from theorem.cli import main
+    >>> out = io.StringIO()
+    >>> main(["simulate", "--tokens", "3", "--systems", "2", "--t-final", "0.5", "--json"],
+    ...      out=out, err=io.StringIO())
+    0
+    >>> report = json.loads(out.getvalue())
+    >>> report["passed"], report["clock"], len(report["times"])
+    (True, 'physical', 3)
+    >>> err = io.StringIO()
+    >>> main(["simulate", "--space", "projective:2"], out=io.StringIO(), err=err)
+    2
+    >>> print(err.getvalue(), end="")
+    transformer-dynamics: error: simulate runs self-attention on spheres; got projective:2 (use sphere:D)
+    """
     space = parse_space(args.space)
     if space.model != "sphere":
         raise LawError(f"simulate runs self-attention on spheres; got {args.space} (use sphere:D)")

@@ -17,6 +17,42 @@ DEFAULT_SPACES = ("sphere:2", "projective:2", "grassmannian:4,2")
 
 
 def run(args, out, err) -> int:
+    """Run ``transformer-dynamics spaces``: the homogeneous spaces, their conventions, and an
+    admissible embedding on each, checked independently.
+
+    For each ``--space`` (default ``sphere:2``, ``projective:2``, ``grassmannian:4,2``;
+    docs/conventions.md#spaces-and-metrics) prints its conventions and an admissible
+    embedding of ``--n-points`` points (docs/conventions.md#admissible-embeddings-and-radii),
+    whose separation :func:`manifolds.check_admissible` recomputes. Prints tables, or with
+    ``--json`` one JSON object, on ``out``; progress goes to ``err``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed options of the ``spaces`` command: ``space`` (a list, or ``None`` for the
+        default spaces), ``n_points``, ``seed`` and the output options.
+    out : file-like
+        Text stream for the results.
+    err : file-like
+        Text stream for progress.
+
+    Returns
+    -------
+    int
+        0 when every embedding passed its check, 1 when one failed.
+
+    Examples
+    --------
+    A space the command line cannot read is bad input (exit code 2):
+
+    >>> import io
+    >>> from theorem.cli import main
+    >>> err = io.StringIO()
+    >>> main(["spaces", "--space", "torus:2"], out=io.StringIO(), err=err)
+    2
+    >>> err.getvalue().startswith("transformer-dynamics: error: cannot read space 'torus:2'")
+    True
+    """
     spaces = [parse_space(s) for s in (args.space or DEFAULT_SPACES)]
     rng = np.random.default_rng(args.seed)
     records = []

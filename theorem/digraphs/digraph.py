@@ -95,7 +95,39 @@ class AttentionDigraph:
     # -- constructors ------------------------------------------------------------------------
     @classmethod
     def from_adjacency(cls, matrix, *, labels=None, drop_loops: bool = False):
-        """From a 0/1 adjacency matrix ``M`` (``M[a, b] = 1`` for the edge ``(a, b)``)."""
+        """The attention digraph of a 0/1 adjacency matrix ``M``.
+
+        ``M[a, b] = 1`` for the edge ``(a, b)``: ``a`` acts on ``b``
+        (docs/conventions.md#edge-direction). Booleans count as 0 and 1.
+
+        Parameters
+        ----------
+        matrix : array_like of shape ``(N, N)``
+            Entries 0 and 1 only.
+        labels : sequence of str, optional
+            One label per vertex.
+        drop_loops : bool
+            Drop the diagonal instead of raising :class:`SelfLoopError`.
+
+        Returns
+        -------
+        AttentionDigraph
+            On ``N`` vertices, with the edges ``(a, b)`` where ``M[a, b] = 1``.
+
+        Raises
+        ------
+        DigraphFormatError
+            ``matrix`` is not square, or holds a value other than 0 and 1.
+        SelfLoopError
+            The diagonal holds a 1 and ``drop_loops`` is false.
+        VertexError
+            ``labels`` does not give one label per vertex.
+
+        Examples
+        --------
+        >>> AttentionDigraph.from_adjacency([[0, 1, 1], [0, 0, 0], [0, 1, 0]]).edges.tolist()
+        [[0, 1], [0, 2], [2, 1]]
+        """
         m = np.asarray(matrix)
         if m.ndim != 2 or m.shape[0] != m.shape[1]:
             raise DigraphFormatError(f"an adjacency matrix is square; got shape {m.shape}")
@@ -105,7 +137,43 @@ class AttentionDigraph:
 
     @classmethod
     def from_attention_mask(cls, mask, *, labels=None, drop_loops: bool = False):
-        """From an attention mask ``A[b, a]`` (query ``b`` attends to key ``a``): ``M = Aᵀ``."""
+        """The attention digraph of an attention mask ``A``, indexed ``A[query, key]``.
+
+        Query ``b`` attends to key ``a`` where ``A[b, a]`` is 1, which is the edge ``(a, b)``:
+        ``M = Aᵀ`` (docs/conventions.md#edge-direction). A real mask holds its diagonal (each
+        token attends to itself): pass ``drop_loops=True`` to drop it.
+
+        Parameters
+        ----------
+        mask : array_like of shape ``(N, N)``
+            Entries 0 and 1 only.
+        labels : sequence of str, optional
+            One label per vertex.
+        drop_loops : bool
+            Drop the diagonal instead of raising :class:`SelfLoopError`.
+
+        Returns
+        -------
+        AttentionDigraph
+            On ``N`` vertices, with the edges ``(a, b)`` where ``A[b, a] = 1``.
+
+        Raises
+        ------
+        DigraphFormatError
+            ``mask`` is not a square matrix, or holds a value other than 0 and 1.
+        SelfLoopError
+            The diagonal holds a 1 and ``drop_loops`` is false.
+        VertexError
+            ``labels`` does not give one label per vertex.
+
+        Examples
+        --------
+        A causal mask: each query attends to itself and to the keys before it.
+
+        >>> causal = np.tril(np.ones((3, 3), dtype=int))
+        >>> AttentionDigraph.from_attention_mask(causal, drop_loops=True).edges.tolist()
+        [[0, 1], [0, 2], [1, 2]]
+        """
         a = np.asarray(mask)
         if a.ndim != 2:
             raise DigraphFormatError(f"an attention mask is a matrix; got shape {a.shape}")
@@ -113,8 +181,36 @@ class AttentionDigraph:
 
     @classmethod
     def from_networkx(cls, graph, *, drop_loops: bool = False):
-        """From a ``networkx.DiGraph``; its nodes, in iteration order, become ``0..N-1`` and
-        their ``str`` the labels."""
+        """The attention digraph of a ``networkx.DiGraph``.
+
+        Its nodes, in iteration order, become the vertices ``0..N-1`` and their ``str`` the
+        labels; an edge ``(u, v)`` keeps its direction (docs/conventions.md#edge-direction).
+
+        Parameters
+        ----------
+        graph : networkx.DiGraph
+        drop_loops : bool
+            Drop self-loops instead of raising :class:`SelfLoopError`.
+
+        Returns
+        -------
+        AttentionDigraph
+            Labelled with the nodes' ``str``.
+
+        Raises
+        ------
+        TypeError
+            ``graph`` is not a ``networkx.DiGraph`` (an undirected graph has no direction).
+        SelfLoopError
+            ``graph`` has a self-loop and ``drop_loops`` is false.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = AttentionDigraph.from_networkx(nx.DiGraph([("x", "y"), ("y", "z")]))
+        >>> g.edges.tolist(), g.labels
+        ([[0, 1], [1, 2]], ('x', 'y', 'z'))
+        """
         import networkx as nx
 
         if not isinstance(graph, nx.DiGraph):
@@ -125,7 +221,23 @@ class AttentionDigraph:
                    drop_loops=drop_loops)
 
     def to_networkx(self):
-        """A ``networkx.DiGraph`` on ``0..N-1`` (with ``label`` node attributes if labelled)."""
+        """This digraph as a ``networkx.DiGraph`` on the nodes ``0..N-1``.
+
+        Edges keep their direction (docs/conventions.md#edge-direction); labels, when present,
+        become the ``label`` node attribute.
+
+        Returns
+        -------
+        networkx.DiGraph
+            A new graph, independent of this digraph.
+
+        Examples
+        --------
+        >>> g = AttentionDigraph(3, [(0, 1), (2, 1)], labels=["a", "b", "c"])
+        >>> h = g.to_networkx()
+        >>> sorted(h.edges), h.nodes[2]["label"]
+        ([(0, 1), (2, 1)], 'c')
+        """
         import networkx as nx
 
         g = nx.DiGraph()
@@ -138,6 +250,7 @@ class AttentionDigraph:
     # -- views -------------------------------------------------------------------------------
     @property
     def n_edges(self) -> int:
+        """The number of edges ``|E|``."""
         return int(len(self.edges))
 
     @property
@@ -154,10 +267,14 @@ class AttentionDigraph:
 
     @property
     def out_degrees(self) -> np.ndarray:
+        """Out-degrees (``N``, ``int64``): entry ``a`` counts the vertices ``a`` acts on (the
+        row sums of ``M``); their maximum is ``Δ⁺``."""
         return np.bincount(self.edges[:, 0], minlength=self.n)
 
     @property
     def in_degrees(self) -> np.ndarray:
+        """In-degrees (``N``, ``int64``): entry ``b`` counts the keys query ``b`` attends to
+        (the column sums of ``M``); their maximum is ``Δ⁻``."""
         return np.bincount(self.edges[:, 1], minlength=self.n)
 
     def __eq__(self, other) -> bool:
@@ -172,7 +289,22 @@ class AttentionDigraph:
 
     # -- files -------------------------------------------------------------------------------
     def to_json(self) -> dict:
-        """``{"n": N, "edges": [[u, v], ...]}`` (plus ``"labels"`` when labelled)."""
+        """This digraph as a JSON object: ``{"n": N, "edges": [[u, v], ...]}``.
+
+        Edges are listed in lexicographic order; ``"labels"`` is added when labelled. The
+        command line reads the same object from a ``.json`` file
+        (docs/conventions.md#command-line).
+
+        Returns
+        -------
+        dict
+            Plain Python ints, lists and strs (``json.dumps`` takes it as is).
+
+        Examples
+        --------
+        >>> AttentionDigraph(3, [(1, 2), (0, 1)]).to_json()
+        {'n': 3, 'edges': [[0, 1], [1, 2]]}
+        """
         out = {"n": self.n, "edges": self.edges.tolist()}
         if self.labels is not None:
             out["labels"] = list(self.labels)
@@ -180,13 +312,66 @@ class AttentionDigraph:
 
     @classmethod
     def from_json(cls, obj: dict, *, drop_loops: bool = False):
-        """Inverse of :meth:`to_json`."""
+        """The attention digraph of a JSON object, the inverse of :meth:`to_json`.
+
+        Parameters
+        ----------
+        obj : dict
+            With keys ``"n"`` and ``"edges"`` (pairs ``[u, v]``: ``u`` acts on ``v``), and
+            optionally ``"labels"``.
+        drop_loops : bool
+            Drop loops instead of raising :class:`SelfLoopError`.
+
+        Returns
+        -------
+        AttentionDigraph
+
+        Raises
+        ------
+        DigraphFormatError
+            ``obj`` is not a dict with the keys ``"n"`` and ``"edges"`` (or its edges are not
+            pairs).
+        VertexError
+            An edge names a vertex outside ``0..n-1``.
+        SelfLoopError
+            An edge is a loop and ``drop_loops`` is false.
+
+        Examples
+        --------
+        >>> g = AttentionDigraph(3, [(0, 1), (1, 2)], labels=["a", "b", "c"])
+        >>> AttentionDigraph.from_json(g.to_json()) == g
+        True
+        """
         if not isinstance(obj, dict) or "n" not in obj or "edges" not in obj:
             raise DigraphFormatError('a digraph JSON object has keys "n" and "edges"')
         return cls(obj["n"], obj["edges"], labels=obj.get("labels"), drop_loops=drop_loops)
 
     def write(self, path) -> None:
-        """Write ``.json`` as :meth:`to_json`, anything else as an edge list (``u v`` lines)."""
+        """Write this digraph to a file: ``.json`` as :meth:`to_json`, anything else as an
+        edge list.
+
+        The edge list has a ``u v`` line per edge (``u`` acts on ``v``), after two comment
+        lines, the second ``# n N`` so that isolated vertices survive :meth:`read`.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Overwritten if it exists.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> g = AttentionDigraph(3, [(0, 1), (1, 2)])
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = pathlib.Path(folder) / "g.txt"
+        ...     g.write(path)
+        ...     text = path.read_text()
+        >>> print(text, end="")
+        # attention digraph: 3 vertices, 2 edges (u acts on v)
+        # n 3
+        0 1
+        1 2
+        """
         path = Path(path)
         if path.suffix == ".json":
             path.write_text(json.dumps(self.to_json()) + "\n")
@@ -198,8 +383,47 @@ class AttentionDigraph:
 
     @classmethod
     def read(cls, path, *, drop_loops: bool = False):
-        """Read a ``.json`` digraph or an edge list: ``u v`` per line, ``#`` comments; the
-        vertex count is ``# n N`` if present, else one more than the largest vertex."""
+        """Read an attention digraph from a ``.json`` file or an edge list.
+
+        A ``.json`` file holds the object of :meth:`to_json`. Any other file is an edge list:
+        ``u v`` per line (``u`` acts on ``v``), ``#`` starting a comment; the vertex count is
+        that of a ``# n N`` comment if present, else one more than the largest vertex
+        (docs/conventions.md#command-line).
+
+        Parameters
+        ----------
+        path : str or path-like
+        drop_loops : bool
+            Drop loops ``v v`` (an attention mask's diagonal) instead of raising
+            :class:`SelfLoopError`.
+
+        Returns
+        -------
+        AttentionDigraph
+            Labelled only when a ``.json`` file has ``"labels"``.
+
+        Raises
+        ------
+        DigraphFormatError
+            A ``.json`` file is not valid JSON or not a digraph object, or a line of an edge
+            list is not two vertex numbers (the message names the line).
+        VertexError
+            A vertex is negative or not below ``N``.
+        SelfLoopError
+            An edge is a loop and ``drop_loops`` is false.
+        OSError
+            The file cannot be read.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     path = pathlib.Path(folder) / "g.txt"
+        ...     _ = path.write_text("# n 5\\n0 1\\n2 3  # a comment\\n")
+        ...     g = AttentionDigraph.read(path)
+        >>> g.n, g.edges.tolist()
+        (5, [[0, 1], [2, 3]])
+        """
         path = Path(path)
         text = path.read_text()
         if path.suffix == ".json":
@@ -226,7 +450,28 @@ class AttentionDigraph:
 
 
 def check_digraph(digraph) -> None:
-    """Raise ``TypeError`` unless ``digraph`` is an :class:`AttentionDigraph` (the check every
-    public entry point of :mod:`theorem` makes on its digraph argument)."""
+    """Check that ``digraph`` is an :class:`AttentionDigraph`.
+
+    The check every public entry point of :mod:`theorem` makes on its digraph argument, so
+    that a matrix or an edge list passed by mistake fails with a clear message.
+
+    Parameters
+    ----------
+    digraph : object
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`; build one with
+        :class:`AttentionDigraph` or :meth:`AttentionDigraph.from_adjacency`.
+
+    Examples
+    --------
+    >>> check_digraph(AttentionDigraph(2, [(0, 1)]))
+    >>> check_digraph([(0, 1)])
+    Traceback (most recent call last):
+    ...
+    TypeError: expected an AttentionDigraph, got list
+    """
     if not isinstance(digraph, AttentionDigraph):
         raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")

@@ -14,22 +14,47 @@ __all__ = ["random_hub_extension"]
 
 
 def random_hub_extension(n: int, n_hubs: int, p: float, rng=None):
-    r"""The random hub model: a digraph with its planted hub extension.
+    r"""The random hub model: a random attention digraph with its planted hub extension.
 
     Each of the ``n · n_hubs`` vertex–hub pairs is joined independently with probability
     ``p``; the joining edge points into the hub or out of it with probability ½ each. Hubs
-    with an empty side are dropped (``n_hubs`` of the result is the effective count). Edge
-    density is about ``1 − (1 − p²/4)^{n_hubs}``.
+    with an empty side are dropped (``n_hubs`` of the result is the effective count). The
+    digraph's edges are the union of the hubs' ``A_p × B_p``: loopless, with edge density
+    about ``1 − (1 − p²/4)^{n_hubs}`` (docs/conventions.md#hub-extensions-and-colorings).
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices, at least 0.
+    n_hubs : int
+        Number of hubs drawn, at least 0 (before empty ones are dropped).
+    p : float
+        Probability, in ``[0, 1]``, that a vertex and a hub are joined.
+    rng : Generator, int or None, optional
+        Random source (:func:`manifolds.validation.as_generator`); an int seeds it.
 
     Returns
     -------
     (AttentionDigraph, HubExtension)
+        The digraph on ``n`` vertices and its planted, uncolored hub extension, which
+        satisfies axiom 1 exactly (so ``b ≤`` its number of hubs).
+
+    Raises
+    ------
+    VertexError
+        ``n`` or ``n_hubs`` is negative.
+    TheoremError
+        ``p`` is not a probability.
+    TypeError
+        An argument has the wrong type (``rng`` included).
 
     Examples
     --------
     >>> g, ext = random_hub_extension(30, 5, 0.4, rng=1)
     >>> ext.validate(g); ext.n_hubs <= 5
     True
+    >>> g.n
+    30
     """
     n = as_count(n, "n", error=VertexError)
     n_hubs = as_count(n_hubs, "n_hubs", error=VertexError)

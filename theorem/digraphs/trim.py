@@ -19,9 +19,31 @@ __all__ = ["Trimmed"]
 
 @dataclass(frozen=True, eq=False)
 class Trimmed:
-    """``digraph`` restricted to its non-isolated ``vertices`` (ascending), relabelled
-    ``0..len(vertices)-1``; maps hub extensions found on it back (certificates:
-    :func:`theorem.invariants.results.relabelled`)."""
+    """A digraph without its isolated vertices, and the maps of hub extensions both ways.
+
+    ``digraph`` is ``original`` restricted to its non-isolated ``vertices`` (ascending),
+    vertex ``vertices[i]`` relabelled ``i``. Relabelling keeps the order of the vertices, so
+    edges keep their lexicographic order and their indices. :meth:`extension` maps a hub
+    extension found on ``digraph`` back to ``original``, :meth:`restrict` the other way
+    (certificates: :func:`theorem.invariants.results.relabelled`). Build one with
+    :meth:`of`.
+
+    Parameters
+    ----------
+    original : AttentionDigraph
+        The digraph as given.
+    digraph : AttentionDigraph
+        The trimmed digraph on ``len(vertices)`` vertices; ``original`` itself when no vertex
+        is isolated.
+    vertices : ndarray of int64, shape ``(n,)``
+        The non-isolated vertices of ``original``, ascending.
+
+    Examples
+    --------
+    >>> t = Trimmed.of(AttentionDigraph(6, [(1, 4), (4, 5)]))
+    >>> t.vertices.tolist(), t.digraph.edges.tolist()
+    ([1, 4, 5], [[0, 1], [1, 2]])
+    """
 
     original: AttentionDigraph
     digraph: AttentionDigraph
@@ -29,7 +51,28 @@ class Trimmed:
 
     @classmethod
     def of(cls, digraph: AttentionDigraph) -> "Trimmed":
-        """Trim ``digraph`` in ``O(E log E)`` (no ``N × N`` structure)."""
+        """Trim ``digraph``: drop its isolated vertices (no edge in or out).
+
+        Takes ``O(N + E log E)`` time and builds no ``N × N`` structure, so that a digraph of
+        many vertices and few edges is cheap to solve.
+
+        Parameters
+        ----------
+        digraph : AttentionDigraph
+
+        Returns
+        -------
+        Trimmed
+            With ``digraph`` itself as the trimmed digraph (:attr:`identity`) when no vertex
+            is isolated.
+
+        Examples
+        --------
+        >>> Trimmed.of(AttentionDigraph(30_000, [(7, 9), (9, 20_000)])).digraph
+        AttentionDigraph(n=3, n_edges=2)
+        >>> Trimmed.of(AttentionDigraph(2, [(0, 1)])).identity
+        True
+        """
         touched = np.zeros(digraph.n, dtype=bool)
         touched[digraph.edges.ravel()] = True
         vertices = np.flatnonzero(touched)
@@ -40,10 +83,33 @@ class Trimmed:
 
     @property
     def identity(self) -> bool:
+        """Whether nothing was trimmed (``digraph`` is ``original``, and both maps are the
+        identity)."""
         return self.digraph is self.original
 
     def extension(self, ext: HubExtension) -> HubExtension:
-        """A hub extension of the trimmed digraph as one of the original."""
+        """A hub extension of the trimmed digraph as one of the original.
+
+        Each hub's sources and targets are relabelled ``i ↦ vertices[i]``; colors are kept, so
+        the number of hubs and the chromatic index are too.
+
+        Parameters
+        ----------
+        ext : HubExtension
+            A hub extension of :attr:`digraph`.
+
+        Returns
+        -------
+        HubExtension
+            The same hubs on the vertices of :attr:`original` (``ext`` itself when
+            :attr:`identity`).
+
+        Examples
+        --------
+        >>> t = Trimmed.of(AttentionDigraph(6, [(1, 4), (1, 5)]))
+        >>> t.extension(HubExtension([([0], [1, 2])])).hubs
+        [([1], [4, 5])]
+        """
         if self.identity:
             return ext
         v = self.vertices
@@ -52,7 +118,29 @@ class Trimmed:
         return HubExtension(hubs, ext.colors)
 
     def restrict(self, ext: HubExtension) -> HubExtension:
-        """A hub extension of the original digraph as one of the trimmed digraph."""
+        """A hub extension of the original digraph as one of the trimmed digraph.
+
+        The inverse of :meth:`extension`: each hub's sources and targets are relabelled
+        ``vertices[i] ↦ i``; colors are kept. A hub extension of ``original`` touches only
+        non-isolated vertices (axiom 1), so every vertex has a new label.
+
+        Parameters
+        ----------
+        ext : HubExtension
+            A hub extension of :attr:`original`.
+
+        Returns
+        -------
+        HubExtension
+            The same hubs on the vertices of :attr:`digraph` (``ext`` itself when
+            :attr:`identity`).
+
+        Examples
+        --------
+        >>> t = Trimmed.of(AttentionDigraph(6, [(1, 4), (1, 5)]))
+        >>> t.restrict(HubExtension([([1], [4, 5])])).hubs
+        [([0], [1, 2])]
+        """
         if self.identity:
             return ext
         v = self.vertices

@@ -32,10 +32,40 @@ _IN_CHILD = False
 
 
 def deadline_after(time_limit) -> float | None:
-    """The ``time.monotonic()`` deadline ``time_limit`` seconds from now (``None``: no limit).
+    """The deadline ``time_limit`` seconds from now, on the ``time.monotonic()`` clock.
 
-    Raises ``TypeError`` for a non-number and :class:`TheoremError` for a limit that is not a
-    positive finite number of seconds.
+    Every solve with a ``time_limit`` turns it into a deadline once, at its start, and hands
+    the deadline down (docs/conventions.md#exact-answers: a limit yields bounds, never a
+    guess).
+
+    Parameters
+    ----------
+    time_limit : float or None
+        Seconds, positive and finite; ``None`` for no limit.
+
+    Returns
+    -------
+    float or None
+        ``time.monotonic() + time_limit``, or ``None`` for no limit.
+
+    Raises
+    ------
+    TypeError
+        ``time_limit`` is not a real number.
+    TheoremError
+        ``time_limit`` is not a positive, finite number of seconds.
+
+    Examples
+    --------
+    >>> import time
+    >>> deadline_after(None) is None
+    True
+    >>> deadline_after(60) > time.monotonic()
+    True
+    >>> deadline_after(0)
+    Traceback (most recent call last):
+    ...
+    theorem.errors.TheoremError: time_limit (seconds) must be finite and positive, got 0.0
     """
     if time_limit is None:
         return None
@@ -44,13 +74,59 @@ def deadline_after(time_limit) -> float | None:
 
 
 def past(deadline: float | None) -> bool:
-    """Whether ``deadline`` has passed (never, for ``None``)."""
+    """Whether ``deadline`` has passed.
+
+    Parameters
+    ----------
+    deadline : float or None
+        A ``time.monotonic()`` time (:func:`deadline_after`), or ``None`` for no limit.
+
+    Returns
+    -------
+    bool
+        ``True`` once ``time.monotonic() >= deadline``; never for ``None``.
+
+    Examples
+    --------
+    >>> import time
+    >>> past(None), past(time.monotonic() - 1), past(deadline_after(60))
+    (False, True, False)
+    """
     return deadline is not None and time.monotonic() >= deadline
 
 
 def share(deadline: float | None, fraction: float, cap: float | None = None) -> float | None:
-    """The deadline of a step allowed ``fraction`` of the time left, and at most ``cap``
-    seconds when given (``None``: no limit, unless ``cap``)."""
+    """The deadline of a step allowed ``fraction`` of the time left before ``deadline``.
+
+    The step ends at ``now + fraction · (deadline − now)`` (``now`` once the deadline has
+    passed), and at the latest ``cap`` seconds from now when ``cap`` is given.
+
+    Parameters
+    ----------
+    deadline : float or None
+        The caller's ``time.monotonic()`` deadline, or ``None`` for no limit.
+    fraction : float
+        Share of the time left, in ``[0, 1]``.
+    cap : float, optional
+        At most this many seconds for the step.
+
+    Returns
+    -------
+    float or None
+        The step's ``time.monotonic()`` deadline; ``None`` (no limit) when neither
+        ``deadline`` nor ``cap`` is given.
+
+    Examples
+    --------
+    >>> import time
+    >>> share(None, 0.5) is None
+    True
+    >>> 0 < share(None, 0.5, cap=2.0) - time.monotonic() <= 2.0
+    True
+    >>> deadline = deadline_after(60)
+    >>> share(deadline, 0.5) < deadline
+    True
+    """
     now = time.monotonic()
     end = math.inf if deadline is None else now + fraction * max(deadline - now, 0.0)
     if cap is not None:
@@ -59,10 +135,34 @@ def share(deadline: float | None, fraction: float, cap: float | None = None) -> 
 
 
 def reserve(deadline: float | None, spent: float, factor: float = 2.0) -> float | None:
-    """``deadline`` moved earlier by ``factor × spent``: ``spent`` is what the caller's own
-    linear work (trivial witnesses) took, and about as much follows the search (receiving its
-    result, mapping it back, validating it), so that the whole call ends by ``deadline`` on
-    inputs of any size. Self-calibrating: no machine speed is assumed."""
+    """The deadline of a search, moved earlier to keep time for the work that follows it.
+
+    ``spent`` is what the caller's own linear work (trivial witnesses) took, and about as
+    much follows the search (receiving its result, mapping it back, validating it): moving
+    ``deadline`` earlier by ``factor × spent`` lets the whole call end by ``deadline`` on
+    inputs of any size. Self-calibrating: no machine speed is assumed.
+
+    Parameters
+    ----------
+    deadline : float or None
+        The call's ``time.monotonic()`` deadline, or ``None`` for no limit.
+    spent : float
+        Seconds the caller's own work has taken so far.
+    factor : float
+        How many times ``spent`` to keep back.
+
+    Returns
+    -------
+    float or None
+        ``deadline − factor · spent``, or ``None`` for no limit.
+
+    Examples
+    --------
+    >>> reserve(100.0, 1.5)
+    97.0
+    >>> reserve(None, 1.5) is None
+    True
+    """
     return None if deadline is None else deadline - factor * spent
 
 
@@ -88,14 +188,52 @@ def _child(send, work, args) -> None:
 
 
 def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[Any, bool]:
-    """Run ``work(report, *args)`` until it returns or ``deadline`` passes.
+    """Run the anytime computation ``work(report, *args)`` until it returns or ``deadline``
+    passes, and keep the last state it reported.
 
     ``work`` calls ``report(state)`` with each improved state (picklable). With a deadline it
     runs in a forked child process (``os.fork``: usable from daemonic pool workers too),
     killed when the deadline passes; the outermost such child leads a process group, so that
     everything it started (SAT solvers, nested searches) is killed with it. Without a
-    deadline it runs in process. Returns ``(last state reported or None, finished)``; an
-    exception raised by ``work`` is raised here.
+    deadline it runs in process. POSIX only (``os.fork``).
+
+    Parameters
+    ----------
+    work : callable
+        ``work(report, *args)``; its return value is ignored.
+    deadline : float or None
+        A ``time.monotonic()`` deadline (:func:`deadline_after`), or ``None`` to run in
+        process without a limit.
+    *args
+        Passed on to ``work`` (inherited by the child, not pickled).
+
+    Returns
+    -------
+    state : object or None
+        The last state reported, or ``None`` when none was.
+    finished : bool
+        Whether ``work`` returned before the deadline (``False``: it was killed, or died).
+
+    Raises
+    ------
+    Exception
+        Whatever ``work`` raised, raised again here (from a child, one that cannot be
+        pickled arrives as a :class:`TheoremError` naming it).
+
+    Examples
+    --------
+    >>> def count(report, upto):
+    ...     for i in range(upto):
+    ...         report(i)
+    >>> anytime(count, None, 3)                        # in process
+    (2, True)
+    >>> anytime(count, deadline_after(60), 3)          # in a forked child
+    (2, True)
+    >>> import time
+    >>> def stuck(report):
+    ...     time.sleep(60)
+    >>> anytime(stuck, deadline_after(0.2))            # the child is killed at the deadline
+    (None, False)
     """
     states: list = [None]
     if deadline is None:

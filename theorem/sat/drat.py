@@ -25,11 +25,26 @@ __all__ = ["DratCheck", "unsat_proof", "check_drat"]
 
 @dataclass(frozen=True)
 class DratCheck:
-    """The outcome of :func:`check_drat`.
+    """The outcome of :func:`check_drat`: whether a DRAT proof refutes its formula.
 
-    ``valid``: every lemma is RUP or RAT and the empty clause is derived; ``lemmas`` and
-    ``rat`` count the added clauses (of which ``rat`` needed the RAT check); ``failed`` is
-    the index (in the proof) of the first lemma that is neither, and ``detail`` says why.
+    Parameters
+    ----------
+    valid : bool
+        Every lemma checked is RUP or RAT and the empty clause is derived.
+    lemmas : int
+        Added clauses checked (deletions not counted).
+    rat : int
+        Of those, the ones that needed the RAT check (not RUP).
+    failed : int or None
+        Index, in the proof, of the first lemma that is neither RUP nor RAT (or of the first
+        malformed line); ``None`` when none failed.
+    detail : str
+        What was derived, or why the proof fails.
+
+    Examples
+    --------
+    >>> check_drat([[1, 2], [-1, 2], [1, -2], [-1, -2]], ["2 0", "0"])
+    DratCheck(valid=True, lemmas=1, rat=0, failed=None, detail='empty clause derived')
     """
 
     valid: bool
@@ -40,8 +55,32 @@ class DratCheck:
 
 
 def unsat_proof(clauses, *, solver: str = SOLVER) -> list[str] | None:
-    """Solve ``clauses`` with proof logging: the DRAT lines when unsatisfiable, ``None`` when
-    satisfiable. In process and without a time limit: for certificates of small encodings."""
+    """A DRAT proof that ``clauses`` is unsatisfiable, from the solver's proof log.
+
+    Runs in process and without a time limit: for the certificates of small encodings
+    (check the proof with :func:`check_drat`, independently of the solver).
+
+    Parameters
+    ----------
+    clauses : list of list of int
+        DIMACS-style clauses: non-zero ints, ``-v`` the negation of variable ``v``.
+    solver : str
+        A python-sat solver name that logs proofs; default :data:`~theorem.sat.SOLVER`.
+
+    Returns
+    -------
+    list of str or None
+        The proof's lines (lemmas such as ``"1 -2 0"``, deletions ``"d 1 2 0"``, ending with
+        the empty clause ``"0"``) when unsatisfiable; ``None`` when satisfiable.
+
+    Examples
+    --------
+    >>> formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    >>> check_drat(formula, unsat_proof(formula)).valid
+    True
+    >>> unsat_proof([[1, 2], [-1]]) is None
+    True
+    """
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
         if s.solve():
             return None
@@ -149,7 +188,25 @@ class _Propagator:
 
 
 def check_drat(clauses, proof) -> DratCheck:
-    """Check a DRAT ``proof`` (lines such as ``"1 -2 0"`` and ``"d 1 2 0"``) of ``clauses``.
+    """Check a DRAT proof that ``clauses`` is unsatisfiable, independently of the solver.
+
+    The proof is replayed forward: each lemma must be RUP, or RAT on its first literal;
+    deletions are ignored (sound, only slower); the proof is valid once the empty clause is
+    derived (see the module's description). A malformed line makes the proof invalid rather
+    than raising.
+
+    Parameters
+    ----------
+    clauses : iterable of list of int
+        The formula: DIMACS-style clauses of non-zero ints.
+    proof : iterable of str
+        DRAT lines, such as ``"1 -2 0"`` (a lemma) and ``"d 1 2 0"`` (a deletion), as
+        :func:`unsat_proof` returns them.
+
+    Returns
+    -------
+    DratCheck
+        ``valid``, the lemmas counted, and the first failing lemma with the reason.
 
     Examples
     --------

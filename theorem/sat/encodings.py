@@ -23,7 +23,7 @@ MAX_CLAUSES = 5_000_000
 
 
 def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal: bool = False):
-    """CNF (list of clauses) satisfiable iff ``E`` is covered by ``k`` bicliques.
+    """A CNF formula satisfiable iff ``E`` is covered by ``k`` bicliques (``b ≤ k``).
 
     Variables: ``x(v, j) = v ∈ A_j`` is ``1 + v·k + j``; ``y(v, j) = v ∈ B_j`` is
     ``1 + N·k + v·k + j``; ``z(e, j)`` (edge ``e`` in biclique ``j``) follows. Non-edges
@@ -36,8 +36,39 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal
     have non-increasing source sets in lexicographic order (auxiliary variables after the
     ``z``). Both keep the formula satisfiable iff a ``k``-cover exists: enlarging each
     biclique of a cover to a maximal one containing it, then sorting the bicliques no
-    fooling edge pins, gives a cover satisfying them. Returns ``(clauses, decode)``, where
-    ``decode(model)`` gives the bicliques.
+    fooling edge pins, gives a cover satisfying them.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    k : int
+        Number of bicliques, at least 0.
+    fooling : array_like of shape ``(F, 2)``
+        Edges of a fooling set (pairwise in no common biclique); the first ``k`` are pinned.
+        Every pair must be an edge (``KeyError`` otherwise).
+    maximal : bool
+        Also require closed bicliques and sorted source sets (fewer symmetric models).
+
+    Returns
+    -------
+    clauses : list of list of int
+        For python-sat (:func:`~theorem.sat.solve_within`).
+    decode : callable
+        ``decode(model)``: the cover, a list of ``(sources, targets)`` (empty bicliques
+        left out), for :meth:`~theorem.digraphs.HubExtension.from_biclique_cover`.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.sat import solve_within
+    >>> g = transitive_tournament(3)
+    >>> clauses, decode = biclique_cover_cnf(g, 2, fooling=[(0, 1), (1, 2)], maximal=True)
+    >>> ok, model = solve_within(clauses, None)
+    >>> cover = decode(model)
+    >>> ok, len(cover), HubExtension(cover).validate(g)
+    (True, 2, None)
+    >>> solve_within(biclique_cover_cnf(g, 1)[0], None)        # b = 2
+    (False, None)
     """
     n, e = digraph.n, digraph.edges
     x = lambda v, j: 1 + v * k + j  # noqa: E731
@@ -97,17 +128,62 @@ def _lex_descending(vectors: list[list[int]], top: int) -> list[list[int]]:
 
 
 def count_triples(digraph: AttentionDigraph) -> int:
-    """The number of triples :func:`difunctional_triples` lists, from the degrees alone:
-    ``Σ_{(a',b) ∈ E} (indeg(b) − 1)(outdeg(a') − 1)``."""
+    """The number of paths :func:`difunctional_triples` lists, from the degrees alone.
+
+    Each path ``(a, b), (a', b), (a', b')`` turns on its middle edge ``(a', b)``, hence
+    ``Σ_{(a',b) ∈ E} (indeg(b) − 1)(outdeg(a') − 1)``: a size check before listing them.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_digraph, transitive_tournament
+    >>> count_triples(transitive_tournament(3)), count_triples(complete_digraph(3))
+    (1, 6)
+    """
     e = digraph.edges
     return int(((digraph.in_degrees[e[:, 1]] - 1) * (digraph.out_degrees[e[:, 0]] - 1)).sum())
 
 
 def difunctional_triples(digraph: AttentionDigraph, deadline: float | None = None):
-    """Index triples ``(i, j, l)`` of edges ``(a,b), (a',b), (a',b')`` (``a ≠ a'``,
-    ``b ≠ b'``) with the index of ``(a, b')`` or ``-1`` when it is not an edge: a class
-    holding all three must hold ``(a, b')`` (``R Rᵀ R ⊆ R``). ``None`` if ``deadline``
-    passes first (there are up to ``Σ_b indeg(b)² · Δ⁺`` of them)."""
+    """The paths of three edges that a difunctional relation must close.
+
+    For edges ``(a, b), (a', b), (a', b')`` with ``a ≠ a'`` and ``b ≠ b'``, a difunctional
+    relation holding all three holds ``(a, b')`` (``R Rᵀ R ⊆ R``,
+    docs/conventions.md#hub-extensions-and-colorings). There are
+    :func:`count_triples` of them, up to ``Σ_b indeg(b)² · Δ⁺``.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    deadline : float, optional
+        A ``time.monotonic()`` deadline, checked once per target ``b``.
+
+    Returns
+    -------
+    list of (int, int, int, int) or None
+        ``(i, j, l, close)``: the indices (in ``digraph.edges``) of ``(a, b)``, ``(a', b)``
+        and ``(a', b')``, and of ``(a, b')`` or ``-1`` when it is not an edge. ``None`` when
+        ``deadline`` passes first.
+
+    Examples
+    --------
+    In the transitive tournament on 3 vertices, the path ``(1, 2), (0, 2), (0, 1)`` would
+    need the loop ``(1, 1)``:
+
+    >>> from theorem.digraphs import transitive_tournament
+    >>> g = transitive_tournament(3)
+    >>> g.edges.tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    >>> difunctional_triples(g)
+    [(2, 1, 0, -1)]
+    """
     n = digraph.n
     index = -np.ones((n, n), dtype=np.int64)
     index[digraph.edges[:, 0], digraph.edges[:, 1]] = np.arange(digraph.n_edges)
@@ -131,8 +207,36 @@ def difunctional_cover_cnf(digraph: AttentionDigraph, h: int, triples=None):
 
     Variable ``1 + i·h + c`` says edge ``i`` lies in class ``c``. Each edge is in some class;
     for every path ``(a,b), (a',b), (a',b')`` a class holding the three holds ``(a, b')``
-    (impossible when it is not an edge). Edge 0 is put in class 0 (symmetry breaking).
-    Returns ``(clauses, decode)``; ``decode(model)`` gives the colored hub extension.
+    (impossible when it is not an edge). Edge 0 is put in class 0 (symmetry breaking). So
+    it is satisfiable iff ``χ_hub ≤ h`` (docs/conventions.md#hub-extensions-and-colorings).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    h : int
+        Number of relations (colors), at least 0.
+    triples : list of (int, int, int, int), optional
+        :func:`difunctional_triples` of ``digraph``, when already listed.
+
+    Returns
+    -------
+    clauses : list of list of int
+        For python-sat (:func:`~theorem.sat.solve_within`).
+    decode : callable
+        ``decode(model)``: the colored :class:`~theorem.digraphs.HubExtension`, a hub per
+        biclique of each relation, colored with its relation.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.sat import solve_within
+    >>> g = transitive_tournament(3)
+    >>> solve_within(difunctional_cover_cnf(g, 1)[0], None)[0]
+    False
+    >>> clauses, decode = difunctional_cover_cnf(g, 2)
+    >>> ext = decode(solve_within(clauses, None)[1])
+    >>> ext.validate(g); ext.n_colors
+    2
     """
     z = lambda i, c: 1 + i * h + c  # noqa: E731
     triples = difunctional_triples(digraph) if triples is None else triples
@@ -170,7 +274,40 @@ def colored_cover_cnf(digraph: AttentionDigraph, n: int, h: int, fooling=()):
     The biclique-cover encoding of :func:`biclique_cover_cnf` with ``k = n``, plus color
     variables ``col(p, c)``: every hub has a color, and two hubs of one color share no source
     and no target. Symmetry breaking: the ``i``-th fooling edge in hub ``i``, hub 0 colored
-    0. Returns ``(clauses, decode)``.
+    0.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    n : int
+        Number of hubs, at least 0.
+    h : int
+        Number of colors, at least 0.
+    fooling : array_like of shape ``(F, 2)``
+        Edges of a fooling set; the first ``n`` are pinned, as in
+        :func:`biclique_cover_cnf`.
+
+    Returns
+    -------
+    clauses : list of list of int
+        For python-sat (:func:`~theorem.sat.solve_within`).
+    decode : callable
+        ``decode(model)``: the colored :class:`~theorem.digraphs.HubExtension` (hubs with an
+        empty side left out).
+
+    Examples
+    --------
+    The transitive tournament on 3 vertices: its two hubs share a source or a target.
+
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.sat import solve_within
+    >>> g = transitive_tournament(3)
+    >>> solve_within(colored_cover_cnf(g, 2, 1)[0], None)[0]
+    False
+    >>> clauses, decode = colored_cover_cnf(g, 2, 2)
+    >>> ext = decode(solve_within(clauses, None)[1])
+    >>> ext.validate(g); ext.n_hubs, ext.n_colors
+    (2, 2)
     """
     clauses, _ = biclique_cover_cnf(digraph, n, fooling)
     nv, ne = digraph.n, digraph.n_edges

@@ -16,14 +16,61 @@ __all__ = ["descend", "ascend", "with_decoder"]
 
 def descend(witness, size, lower, certificate, encode, deadline, solver, refuted,
              cap: float | None = None, bisect: bool = False, report=None):
-    """Lower an upper bound by SAT: each model is the new ``witness``; UNSAT for ``k`` proves
-    ``k + 1`` (``refuted(k)`` is the certificate that says so). ``encode(k)`` returns
-    ``(clauses, decode)``, or ``None`` when the deadline passed while encoding. Tries one less
-    than the witness, or with ``bisect`` the middle of the gap (large covers are quick to
-    find, so this skips many easy steps). With ``cap``, each call gets at most ``cap``
-    seconds; a call over it ends the descent, or with ``bisect`` moves the search above it.
-    ``report((witness, lower, certificate))`` is called on each improvement.
-    Returns ``(witness, lower, certificate)``."""
+    """Lower an upper bound by SAT, from the witness down.
+
+    Each model is the new ``witness``; UNSAT for ``k`` proves ``k + 1`` (``refuted(k)`` is
+    the certificate that says so, docs/conventions.md#exact-answers). Tries one less than
+    the witness, or with ``bisect`` the middle of the gap (large covers are quick to find, so
+    this skips many easy steps). It stops when the witness meets the lower bound, when the
+    deadline passes, or when a call runs out of time (with ``bisect``, such a call moves the
+    search above it instead).
+
+    Parameters
+    ----------
+    witness : object
+        The best witness so far (an upper bound).
+    size : callable
+        ``size(witness)``, the value the witness attains (int).
+    lower : int
+        The lower bound proved so far.
+    certificate : object
+        What proves ``lower``.
+    encode : callable
+        ``encode(k)`` returns ``(clauses, decode)`` for "a witness of size at most ``k``
+        exists" (``decode(model)`` is the witness), or ``None`` when the deadline passed
+        while encoding.
+    deadline : float or None
+        A ``time.monotonic()`` deadline, or ``None`` for no limit.
+    solver : str
+        A python-sat solver name (:data:`~theorem.sat.SOLVER`).
+    refuted : callable
+        ``refuted(k)``, the certificate of ``k + 1`` once ``k`` is UNSAT.
+    cap : float, optional
+        At most this many seconds per SAT call.
+    bisect : bool
+        Try the middle of the gap instead of one less than the witness.
+    report : callable, optional
+        Called with ``(witness, lower, certificate)`` after each SAT call that decided.
+
+    Returns
+    -------
+    (object, int, object)
+        ``(witness, lower, certificate)``: optimal when ``size(witness) == lower``.
+
+    Examples
+    --------
+    The biclique cover number of the transitive tournament on 3 vertices, from the trivial
+    cover (one biclique per edge):
+
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.sat import SOLVER, biclique_cover_cnf
+    >>> g = transitive_tournament(3)
+    >>> trivial = [([a], [b]) for a, b in g.edges.tolist()]
+    >>> cover, lower, why = descend(trivial, len, 1, "an edge", lambda k: biclique_cover_cnf(g, k),
+    ...                             None, SOLVER, lambda k: f"no cover by {k} biclique")
+    >>> len(cover), lower, why
+    (2, 2, 'no cover by 1 biclique')
+    """
     floor = lower
     while size(witness) > floor and not past(deadline):
         k = (floor + size(witness) - 1) // 2 if bisect else size(witness) - 1
@@ -48,12 +95,56 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
 
 def ascend(witness, size, lower, certificate, encode, deadline, solver, refuted,
             cap: float | None = None, report=None):
-    """Raise a lower bound by SAT from below, one at a time: UNSAT for ``k = lower`` proves
-    ``k + 1``; a model for ``k`` is a witness of size ``k = lower`` (exact). Refutations with
-    few bicliques are usually quick, so this lifts the bound far past the structural ones.
-    Each call may run to the deadline, or for at most ``cap`` seconds when given (the first
-    call over it ends the climb). ``report`` as in :func:`descend`.
-    Returns ``(witness, lower, certificate)``."""
+    """Raise a lower bound by SAT, from below, one at a time.
+
+    UNSAT for ``k = lower`` proves ``k + 1`` (``refuted(k)`` is the certificate); a model for
+    ``k`` is a witness of size ``k = lower``, hence optimal, and ends the climb. Refutations
+    with few bicliques are usually quick, so this lifts the bound far past the structural
+    ones. Each call may run to the deadline, or for at most ``cap`` seconds when given (the
+    first call over it ends the climb).
+
+    Parameters
+    ----------
+    witness : object
+        The best witness so far (an upper bound).
+    size : callable
+        ``size(witness)``, the value the witness attains (int).
+    lower : int
+        The lower bound proved so far.
+    certificate : object
+        What proves ``lower``.
+    encode : callable
+        ``encode(k)`` returns ``(clauses, decode)``, or ``None`` when the deadline passed
+        while encoding, as in :func:`descend`.
+    deadline : float or None
+        A ``time.monotonic()`` deadline, or ``None`` for no limit.
+    solver : str
+        A python-sat solver name (:data:`~theorem.sat.SOLVER`).
+    refuted : callable
+        ``refuted(k)``, the certificate of ``k + 1`` once ``k`` is UNSAT.
+    cap : float, optional
+        At most this many seconds per SAT call.
+    report : callable, optional
+        Called with ``(witness, lower, certificate)`` after each SAT call that decided.
+
+    Returns
+    -------
+    (object, int, object)
+        ``(witness, lower, certificate)``: optimal when ``size(witness) == lower``.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.sat import SOLVER, biclique_cover_cnf
+    >>> g = transitive_tournament(3)
+    >>> trivial = [([a], [b]) for a, b in g.edges.tolist()]
+    >>> steps = []
+    >>> cover, lower, why = ascend(trivial, len, 1, "an edge", lambda k: biclique_cover_cnf(g, k),
+    ...                            None, SOLVER, lambda k: f"no cover by {k} biclique",
+    ...                            report=steps.append)
+    >>> [(len(w), low) for w, low, _ in steps]       # UNSAT for 1, then a cover by 2
+    [(3, 2), (2, 2)]
+    """
     while lower < size(witness) and not past(deadline):
         k = lower
         encoded = encode(k)
@@ -74,6 +165,28 @@ def ascend(witness, size, lower, certificate, encode, deadline, solver, refuted,
 
 
 def with_decoder(encoding, wrap):
-    """``encoding`` with its decoder's result passed through ``wrap``."""
+    """An encoding whose decoder's result is passed through ``wrap``.
+
+    Parameters
+    ----------
+    encoding : (list of list of int, callable)
+        ``(clauses, decode)``, as the encodings of :mod:`theorem.sat.encodings` return.
+    wrap : callable
+        Applied to ``decode(model)``, for example to map a witness back to the original
+        vertices.
+
+    Returns
+    -------
+    (list of list of int, callable)
+        The same clauses, and ``model ↦ wrap(decode(model))``.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.sat import biclique_cover_cnf
+    >>> clauses, decode = with_decoder(biclique_cover_cnf(transitive_tournament(3), 2), len)
+    >>> decode(solve_within(clauses, None)[1])
+    2
+    """
     clauses, decode = encoding
     return clauses, lambda model: wrap(decode(model))

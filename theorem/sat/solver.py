@@ -1,7 +1,7 @@
 """A SAT call with a wall-clock deadline (python-sat, CaDiCaL 1.9.5 by default).
 
 python-sat's CaDiCaL cannot be interrupted, so a call with a deadline runs in a forked child
-process (:func:`theorem.budget.anytime`) that is killed when the deadline passes; calls
+process (:func:`theorem.sat.budget.anytime`) that is killed when the deadline passes; calls
 without one run in process.
 """
 
@@ -29,11 +29,39 @@ def _report_solution(report, clauses, solver: str) -> None:
 
 
 def solve_within(clauses, deadline: float | None, *, solver: str = SOLVER):
-    """Solve ``clauses`` (lists of non-zero ints) before ``deadline`` (``time.monotonic()``
-    seconds, or ``None`` for no limit).
+    """Decide the satisfiability of a CNF formula before ``deadline``.
 
-    Returns ``(True, model)``, ``(False, None)`` when unsatisfiable, or ``(None, None)`` when
-    the deadline stopped the search.
+    With a deadline the call runs in a forked child killed at the deadline
+    (:func:`~theorem.sat.budget.anytime`); without one it runs in process. A deadline already
+    passed answers ``(None, None)`` without starting the solver.
+
+    Parameters
+    ----------
+    clauses : list of list of int
+        DIMACS-style clauses: non-zero ints, ``-v`` the negation of variable ``v``.
+    deadline : float or None
+        A ``time.monotonic()`` deadline (:func:`~theorem.sat.budget.deadline_after`), or
+        ``None`` for no limit.
+    solver : str
+        A python-sat solver name; default :data:`SOLVER` (CaDiCaL 1.9.5).
+
+    Returns
+    -------
+    found : bool or None
+        ``True`` satisfiable, ``False`` unsatisfiable, ``None`` when the deadline stopped the
+        search.
+    model : list of int or None
+        When satisfiable, a literal per variable (``v`` true, ``-v`` false); else ``None``.
+
+    Examples
+    --------
+    >>> import time
+    >>> solve_within([[1, 2], [-1]], None)
+    (True, [-1, 2])
+    >>> solve_within([[1, 2], [-1], [-2]], None)
+    (False, None)
+    >>> solve_within([[1, 2], [-1]], time.monotonic() - 1)     # the deadline has passed
+    (None, None)
     """
     if deadline is None:
         return _solve(clauses, solver)
