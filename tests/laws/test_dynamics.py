@@ -20,7 +20,7 @@ from laws import (
 )
 from manifolds import Grassmannian, NotOnManifoldError, ParameterError, ProjectiveSpace, ShapeError, Sphere
 
-from .conftest import random_tangent
+from tests.spaces import random_tangent
 
 
 def _tokens(d, n, systems, seed):

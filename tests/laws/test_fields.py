@@ -17,7 +17,7 @@ from manifolds import (
     Sphere,
 )
 
-from .conftest import SPACES, random_tangent, space_id
+from tests.spaces import LAW_SPACES as SPACES, random_tangent, space_id
 
 
 @pytest.mark.parametrize("space", SPACES, ids=space_id)

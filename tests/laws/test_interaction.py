@@ -15,7 +15,7 @@ from laws import (
 )
 from manifolds import NotOnManifoldError, ShapeError, Sphere
 
-from .conftest import SPACES, random_tangent, space_id
+from tests.spaces import LAW_SPACES as SPACES, random_tangent, space_id
 
 
 def _ball_samples(space, centers, radius, count, rng):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from laws import BumpKernel, FeatureError, KernelSum
 from manifolds import NonFiniteError, ShapeError, Sphere
 
-from .conftest import SPACES, space_id
+from tests.spaces import LAW_SPACES as SPACES, space_id
 
 
 @pytest.mark.parametrize("space", SPACES, ids=space_id)

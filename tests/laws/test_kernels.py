@@ -8,7 +8,7 @@ from laws import PROFILES, BumpKernel, Profile, RadiusError, check_kernel
 from laws.errors import LawError
 from manifolds import Grassmannian, NotOnManifoldError, ProjectiveSpace, ShapeError, Sphere
 
-from .conftest import SPACES, space_id
+from tests.spaces import LAW_SPACES as SPACES, space_id
 
 
 @pytest.mark.parametrize("space", SPACES, ids=space_id)

@@ -3,10 +3,8 @@ prescribed angles and tangent vectors of prescribed norms, batched (one draw per
 
 import numpy as np
 
-from manifolds import Grassmannian, ProjectiveSpace, Sphere
-
-SPACES = [Sphere(2), Sphere(7), ProjectiveSpace(2), ProjectiveSpace(5),
-          Grassmannian(4, 2), Grassmannian(6, 3), Grassmannian(5, 3)]
+from manifolds import Grassmannian, Sphere
+from tests.spaces import SPACES
 
 #: The projector spaces of SPACES with their ``k``; the spheres of the distance tests.
 PROJECTOR_SPACES = [s for s in SPACES if isinstance(s, Grassmannian)]
@@ -56,14 +54,6 @@ def projector_pairs(rng, n, angles):
     p, q = u @ np.swapaxes(u, 1, 2), w @ np.swapaxes(w, 1, 2)
     # exactly symmetric, whatever the BLAS kernel's summation order (a no-op where it is)
     return 0.5 * (p + np.swapaxes(p, 1, 2)), 0.5 * (q + np.swapaxes(q, 1, 2))
-
-
-def random_tangent(space, point, rng, norm):
-    """A tangent vector of the given g-norm at ``point`` in a random direction."""
-    basis = space.tangent_basis(point)
-    coef = rng.standard_normal(space.dim)
-    coef *= norm / np.linalg.norm(coef)
-    return np.tensordot(coef, basis, axes=1)
 
 
 #: Directions of :func:`random_tangents`: Gaussian in a g-orthonormal basis; on ``Gr(k, n)``

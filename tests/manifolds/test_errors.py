@@ -15,7 +15,7 @@ from manifolds import (
     Sphere,
     parse_space,
 )
-from tests.manifolds.helpers import SPACES
+from tests.spaces import SPACES
 
 ids = [s.name for s in SPACES]
 

@@ -8,13 +8,12 @@ from hypothesis import strategies as st
 from manifolds import CutLocusError, Grassmannian, ProjectiveSpace, Sphere
 from tests.manifolds.helpers import (
     EXP_DEVIATION_BOUND,
-    SPACES,
     dist_bound,
     geodesic_length_bound,
-    random_tangent,
     random_tangents,
     round_trip_bound,
 )
+from tests.spaces import SPACES, random_tangent
 
 ids = [s.name for s in SPACES]
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -8,9 +8,9 @@ from tests.manifolds import reference as R
 from tests.manifolds.helpers import (
     principal_angle_bound,
     projector_pairs,
-    random_tangent,
     sphere_pairs,
 )
+from tests.spaces import random_tangent
 
 SPACES = [Sphere(2), Sphere(9), ProjectiveSpace(3), Grassmannian(4, 2), Grassmannian(6, 3)]
 ids = [s.name for s in SPACES]

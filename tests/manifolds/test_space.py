@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from manifolds import Grassmannian, ProjectiveSpace, Space, Sphere
+from tests.spaces import SPACES
 
-from .helpers import SPACES, random_orthogonal, random_tangents
+from .helpers import random_orthogonal, random_tangents
 
 ids = [s.name for s in SPACES]
 

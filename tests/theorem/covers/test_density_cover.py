@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from laws import BumpKernel, strength_report
 from manifolds import (
     Embedding,
-    Grassmannian,
     NotAdmissibleError,
     ProjectiveSpace,
     ShapeError,
@@ -26,8 +25,8 @@ from theorem.invariants import (biclique_cover_number, hub_chromatic_index, hub_
                                 real_rank)
 from theorem.covers import UniversalFamily, one_function_cover, universal_law
 from theorem.covers import verify_density_cover
+from tests.spaces import COVER_SPACES as SPACES
 
-SPACES = [Sphere(2), ProjectiveSpace(2), Grassmannian(4, 2)]
 _EMBEDDINGS = {}
 
 
