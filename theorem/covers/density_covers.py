@@ -35,7 +35,11 @@ __all__ = ["DensityCover", "density_cover", "construct_density_cover", "partitio
 class DensityCover:
     """Finite-rank weights ``β_j`` (one per color) and laws ``u_j = β_j a_θ`` covering a digraph.
 
-    Attributes
+    Built by :func:`density_cover`, :func:`construct_density_cover`, :func:`partition_cover`
+    or :func:`product_cover`, and checked by :func:`verify_density_cover` at the two strengths
+    of docs/conventions.md#density-covers.
+
+    Parameters
     ----------
     digraph : AttentionDigraph
     extension : HubExtension or None
@@ -57,6 +61,18 @@ class DensityCover:
         What was built (``"colored hub extension"``, or a control's name).
     info : dict
         How it was built (invariants proved or not, radius choice, times).
+
+    Examples
+    --------
+    >>> from manifolds import Sphere, admissible_embedding
+    >>> from laws import BumpKernel
+    >>> from theorem.digraphs import transitive_tournament
+    >>> s2 = Sphere(2)
+    >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    >>> emb = admissible_embedding(s2, 3, rng=0)
+    >>> cover = density_cover(transitive_tournament(3), ext, emb, BumpKernel(s2, emb.separation / 2), rng=0)
+    >>> cover.n_hubs, cover.n_colors, cover.points.shape, cover.label
+    (2, 2, (3, 3), 'colored hub extension')
     """
 
     digraph: AttentionDigraph
@@ -74,10 +90,12 @@ class DensityCover:
 
     @property
     def space(self):
+        """The space of the embedding, ``kernel.space``."""
         return self.kernel.space
 
     @property
     def radius(self) -> float:
+        """The kernel radius ``r``, ``kernel.radius``."""
         return self.kernel.radius
 
     @property
@@ -87,10 +105,12 @@ class DensityCover:
 
     @property
     def n_hubs(self) -> int:
+        """Total number of hubs ``n = Σ_j n_j``, the total rank of the weights."""
         return int(sum(self.ranks))
 
     @property
     def n_colors(self) -> int:
+        """Number of weights (colors) ``h``."""
         return len(self.weights)
 
 
@@ -172,6 +192,25 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
         ``False`` builds the cover from an invalid coloring anyway — only for negative
         controls: the verification then fails exactness and names the edge.
 
+    Returns
+    -------
+    DensityCover
+        One weight ``β_j`` and law ``u_j`` per color, by increasing color; ``ranks[j] = n_j``.
+
+    Raises
+    ------
+    TypeError
+        ``extension`` is not a :class:`HubExtension`.
+    InvalidColoringError
+        ``extension`` has hubs but no colors, or (when ``validate``) an invalid coloring.
+    InvalidHubExtensionError
+        (when ``validate``) ``extension`` does not cover ``E`` exactly.
+    NotAdmissibleError
+        The embedding has two points within the kernel radius.
+    ZeroSetError
+        The given ``theta`` has its zero set within ``r`` of an embedded vertex, or no
+        ``θ`` avoiding the balls was found.
+
     Examples
     --------
     >>> from manifolds import Sphere, admissible_embedding
@@ -230,6 +269,33 @@ def partition_cover(digraph: AttentionDigraph, extension: HubExtension, embeddin
     ``β = Σ_p φ_p ψ_p`` is exact with rank ``n``. Raises :class:`InvalidHubExtensionError`
     when the extension is not exact or two hubs share an edge.
 
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    extension : HubExtension
+        A hub extension of ``digraph`` whose bicliques are edge-disjoint; colors, if any, are
+        ignored.
+    embedding : Embedding or array ``(N, *point_shape)``
+        Admissible for the kernel radius (pairwise distances ``> r``).
+    kernel : BumpKernel
+    rng : optional
+        For the choice of ``θ``.
+
+    Returns
+    -------
+    DensityCover
+        One weight of rank ``n`` (``ranks == (n,)``), labelled
+        ``"biclique partition in one weight"``.
+
+    Raises
+    ------
+    TypeError
+        ``extension`` is not a :class:`HubExtension`.
+    InvalidHubExtensionError
+        ``extension`` does not cover ``E`` exactly, or two hubs cover one edge.
+    NotAdmissibleError
+        The embedding has two points within the kernel radius.
+
     Examples
     --------
     >>> from manifolds import Sphere, admissible_embedding
@@ -260,7 +326,39 @@ def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, r
     r"""The rank-1 control ``β(x, y) = (Σ_a κ(x, α(a))) (Σ_b κ(y, α(b)))`` over all vertices.
 
     Every edge image is a strict local maximum (the paper's definition holds for every
-    digraph), but ``β = 1`` at every vertex pair, edges or not: it must fail exactness.
+    digraph), but ``β = 1`` at every vertex pair, edges or not: it must fail exactness
+    (docs/conventions.md#density-covers). It claims the edges of ``digraph``.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    embedding : Embedding or array ``(N, *point_shape)``
+        Admissible for the kernel radius (pairwise distances ``> r``).
+    kernel : BumpKernel
+    rng : optional
+        For the choice of ``θ``.
+
+    Returns
+    -------
+    DensityCover
+        One rank-1 weight, ``extension=None``, labelled as a control.
+
+    Raises
+    ------
+    NotAdmissibleError
+        The embedding has two points within the kernel radius.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from manifolds import Sphere, admissible_embedding
+    >>> from laws import BumpKernel
+    >>> from theorem.digraphs import transitive_tournament
+    >>> s2 = Sphere(2)
+    >>> emb = admissible_embedding(s2, 3, rng=0)
+    >>> cover = product_cover(transitive_tournament(3), emb, BumpKernel(s2, emb.separation / 2), rng=0)
+    >>> cover.ranks, np.round(cover.weights[0].matrix(emb.points, emb.points), 12).tolist()
+    ((1,), [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     """
     emb = _embedding(digraph, embedding, kernel.space, kernel.radius)
     theta = _theta(kernel.space, emb.points, kernel.radius, rng)
@@ -288,6 +386,47 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
     ``r = r0/2`` (disjoint balls), lowered by factors ``0.8`` until a unit field avoiding all
     balls exists. All covers of one call share the radius and ``θ``.
 
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    space : Space
+        Where to embed the vertices (docs/conventions.md#spaces-and-metrics).
+    objective : {"hubs", "colors", "pareto"}
+        Which point of the Pareto front to build (``"pareto"``: all of them).
+    rng : Generator or int, optional
+        For the embedding and ``θ``.
+    time_limit : float, optional
+        Seconds shared by the solves (10 by default; ``None`` for no limit).
+    embedding : Embedding, optional
+        An embedding to reuse (checked: one point per vertex, admissible for ``radius``).
+    front : ParetoFront, optional
+        The front of this digraph, already computed (its witnesses are validated).
+    theta : array, optional
+        The unit field's parameter of an earlier cover, with ``radius`` (checked: its zero
+        set must stay farther than ``radius`` from every embedded vertex).
+    radius : float, optional
+        The kernel radius to use, instead of ``r0/2`` lowered until a field exists.
+
+    Returns
+    -------
+    DensityCover or list of DensityCover
+        One cover, or one per point of the front for ``objective="pareto"``;
+        ``info["proved"]`` says whether its hub and color counts are proved.
+
+    Raises
+    ------
+    TypeError
+        ``space`` is not a :class:`manifolds.Space`, or ``front`` not a
+        :class:`ParetoFront`.
+    TheoremError
+        ``objective`` is unknown, ``theta`` comes without ``radius``, ``radius`` is not
+        positive, or ``front`` is not a front of this digraph.
+    NotAdmissibleError
+        ``embedding`` is not admissible for ``radius``.
+    ZeroSetError
+        ``theta`` has its zero set within ``radius`` of a vertex, or no unit field avoids
+        the balls.
+
     Examples
     --------
     >>> from manifolds import ProjectiveSpace
@@ -306,10 +445,11 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
     if theta is not None and radius is None:
         raise TheoremError("theta was given without radius; pass both (an earlier cover's "
                            "cover.theta and cover.radius) or neither")
+    if radius is not None:
+        radius = as_positive(radius, "radius", error=TheoremError)
     gen = as_generator(rng)
     if embedding is not None:
-        embedding = _embedding(digraph, embedding, space,
-                               0.0 if radius is None else as_positive(radius, "radius", error=TheoremError))
+        embedding = _embedding(digraph, embedding, space, 0.0 if radius is None else radius)
         if theta is not None:
             _check_theta(theta, embedding.points, BumpKernel(space, radius))
     if front is None:
@@ -340,7 +480,34 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
 
 def density_cover_for(*args, **kwargs):
     """Deprecated alias of :func:`construct_density_cover` (the name said less than the
-    function does); it will be removed in the next release."""
+    function does); it will be removed in the next release.
+
+    Emits a ``DeprecationWarning``, then calls :func:`construct_density_cover` with the same
+    arguments.
+
+    Parameters
+    ----------
+    *args
+        Passed on to :func:`construct_density_cover`.
+    **kwargs
+        Passed on to :func:`construct_density_cover`.
+
+    Returns
+    -------
+    DensityCover or list of DensityCover
+        What :func:`construct_density_cover` returns.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from manifolds import Sphere
+    >>> from theorem.digraphs import transitive_tournament
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     cover = density_cover_for(transitive_tournament(3), Sphere(2), rng=0)
+    >>> caught[0].category.__name__, cover.n_hubs
+    ('DeprecationWarning', 2)
+    """
     warnings.warn("density_cover_for is deprecated; use construct_density_cover",
                   DeprecationWarning, stacklevel=2)
     return construct_density_cover(*args, **kwargs)

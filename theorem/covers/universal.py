@@ -35,6 +35,37 @@ def universal_law(space, kernel: BumpKernel, x0, y0, v0, *, rng=None) -> Interac
     ``θ`` comes from :meth:`IsotropicFamily.theta_for` with ``radius = r``, so ``a_θ`` is
     defined on the support ``B(y0, r)``; a radius for which no such ``θ`` exists is refused
     (:class:`laws.ZeroSetError`; docs/laws.md gives the largest radius per space).
+    Part (i) of the Main Theorem (docs/conventions.md#main-theorem); the weight
+    ``β(x, y) = κ(x, x0) κ(y, y0)`` has rank 1.
+
+    Parameters
+    ----------
+    space : Space
+        The manifold ``M``.
+    kernel : BumpKernel
+        The bump kernel ``κ`` on ``space``, of radius ``r``.
+    x0 : array, shape ``point_shape``
+        The point that acts (the key).
+    y0 : array, shape ``point_shape``
+        The point acted on (the query).
+    v0 : array, shape ``point_shape``
+        A non-zero tangent vector at ``y0``: the direction of ``u(x0, y0)``.
+    rng : Generator or int, optional
+        For the search of ``θ`` on projector spaces.
+
+    Returns
+    -------
+    InteractionLaw
+        ``u = β a_θ`` with ``β(x, y) = κ(x, x0) κ(y, y0)``.
+
+    Raises
+    ------
+    TypeError
+        ``kernel`` is not a :class:`laws.BumpKernel`.
+    ParameterError
+        ``kernel`` lives on another space.
+    ZeroSetError
+        No ``θ`` keeps the zero set of ``a_θ`` farther than ``r`` from ``y0``.
 
     Examples
     --------
@@ -61,8 +92,19 @@ def universal_law(space, kernel: BumpKernel, x0, y0, v0, *, rng=None) -> Interac
 class UniversalFamily:
     r"""The universal family ``I_m = {(Σ_{k<m} κ(x, x_k) κ(y, y_k)) a_θ(y)}``.
 
-    Parameters: ``m`` point pairs ``(x_k, y_k) ∈ M × M`` and ``θ`` (:attr:`n_parameters`
-    real numbers in all: ``2 m dim M + dim θ``).
+    The members are parametrized by ``m`` point pairs ``(x_k, y_k) ∈ M × M`` and ``θ``
+    (:attr:`n_parameters` real numbers in all: ``2 m dim M + dim θ``); :meth:`law` builds
+    one (docs/conventions.md#main-theorem).
+
+    Parameters
+    ----------
+    space : Space
+        The manifold ``M``.
+    kernel : BumpKernel
+        The bump kernel ``κ`` on ``space`` (checked: a ``TypeError`` for another type, a
+        ``ParameterError`` for another space).
+    m : int
+        Number of products in the sum, at least 1 (else ``ParameterError``).
 
     Examples
     --------
@@ -83,10 +125,48 @@ class UniversalFamily:
 
     @property
     def n_parameters(self) -> int:
+        """Real parameters of a member: ``2 m dim M + dim θ``."""
         return 2 * self.m * self.space.dim + IsotropicFamily(self.space).n_parameters
 
     def law(self, xs, ys, theta) -> InteractionLaw:
-        """The member with point pairs ``xs, ys`` (each ``(m, *point_shape)``) and parameter ``θ``."""
+        """The member with point pairs ``xs, ys`` (each ``(m, *point_shape)``) and parameter ``θ``.
+
+        ``u(x, y) = (Σ_{k<m} κ(x, x_k) κ(y, y_k)) a_θ(y)``, a weight of rank ``m``. ``θ`` is
+        not checked against the supports here: where its zero set meets a ball, ``a_θ`` is
+        not a unit field there.
+
+        Parameters
+        ----------
+        xs : array, shape ``(m, *point_shape)``
+            The points ``x_k``.
+        ys : array, shape ``(m, *point_shape)``
+            The points ``y_k``.
+        theta : array
+            The parameter of the unit field ``a_θ``
+            (:meth:`laws.IsotropicFamily.theta_for` finds one).
+
+        Returns
+        -------
+        InteractionLaw
+            The member ``u = β a_θ``.
+
+        Raises
+        ------
+        ShapeError
+            ``xs`` and ``ys`` do not both have shape ``(m, *point_shape)``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from manifolds import Sphere
+        >>> from laws import BumpKernel
+        >>> s2 = Sphere(2)
+        >>> fam = UniversalFamily(s2, BumpKernel(s2, 0.4), 2)
+        >>> e = np.eye(3)
+        >>> law = fam.law(e[[0, 1]], e[[1, 2]], theta=e[0])
+        >>> law(e[0], e[1]).round(12).tolist()          # κ = 1 at the pair, a_θ(e1) = e0
+        [1.0, 0.0, 0.0]
+        """
         xs = self.space.check_points(xs, "xs")
         ys = self.space.check_points(ys, "ys")
         nd = len(self.space.ambient_shape)
@@ -103,7 +183,26 @@ def one_function_cover(digraph: AttentionDigraph, points, kernel: BumpKernel) ->
     r"""The one-function cover ``β(x, y) = κ(x)ᵀ M κ(y) = Σ_{(a,b)∈E} κ(x, α(a)) κ(y, α(b))``.
 
     ``κ(x) = (κ(x, α(v)))_v``; the features are factored through ``M = U Vᵀ`` (``r = rank_R(M)``
-    columns, from the SVD), so ``β.rank`` is ``rank_R(M)``.
+    columns, from the SVD), so ``β.rank`` is ``rank_R(M)``
+    (docs/conventions.md#main-theorem). The embedding is not checked for admissibility here.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    points : array, shape ``(N, *point_shape)``
+        The embedding ``α``, one point of ``kernel.space`` per vertex.
+    kernel : BumpKernel
+        The bump kernel ``κ``; its space is the space of ``points``.
+
+    Returns
+    -------
+    FiniteRankWeight
+        ``β`` with features ``φ(x) = κ(x) U Σ`` and ``ψ(y) = κ(y) V`` (rank at least 1).
+
+    Raises
+    ------
+    ShapeError
+        ``points`` does not hold one point per vertex.
 
     Examples
     --------

@@ -46,6 +46,30 @@ class VerificationReport:
     ``paper`` (edge rows: local maximum and Hessian per edge and weight, and coverage),
     ``exact`` (values at vertex pairs, the hypotheses, sampled bounds) and ``rank``.
     ``exact_passed`` requires the paper's rows too; ``passed`` requires all three.
+
+    Returned by :func:`verify_density_cover`; ``str(report)`` is a summary with the first
+    failures.
+
+    Parameters
+    ----------
+    paper : Report
+        The paper's strength: local maximum and Hessian per claimed edge, and coverage.
+    exact : Report
+        The exact strength: values at vertex pairs, the hypotheses, sampled bounds.
+    rank : Report
+        The numerical rank of each weight against ``rank(A_j B_jᵀ)``.
+    edges_verified : int
+        Claimed edges whose local-maximum and Hessian checks both passed.
+    worst_margin : float
+        The least margin of the local-maximum checks (``inf`` when there are none).
+
+    Examples
+    --------
+    >>> from laws import Check, Report
+    >>> ok, bad = Report("p", [Check("ok", 0.0, 1.0)]), Report("e", [Check("bad", 2.0, 1.0)])
+    >>> report = VerificationReport(ok, bad, ok, 3, 1.0)
+    >>> report.paper_passed, report.exact_passed, report.rank_passed, report.passed
+    (True, False, True, False)
     """
 
     paper: Report
@@ -56,24 +80,59 @@ class VerificationReport:
 
     @property
     def paper_passed(self) -> bool:
+        """Whether the paper's strength holds (every row of :attr:`paper` passes)."""
         return self.paper.passed
 
     @property
     def exact_passed(self) -> bool:
+        """Whether the exact strength holds (the rows of :attr:`paper` and :attr:`exact`)."""
         return self.paper.passed and self.exact.passed
 
     @property
     def rank_passed(self) -> bool:
+        """Whether every weight has the expected rank (every row of :attr:`rank` passes)."""
         return self.rank.passed
 
     @property
     def passed(self) -> bool:
+        """Whether all three strengths hold."""
         return self.exact_passed and self.rank_passed
 
     def failures(self) -> list[Check]:
+        """The failing checks of the three reports, paper's first, then exact, then rank.
+
+        Returns
+        -------
+        list of Check
+            Empty when :attr:`passed`.
+
+        Examples
+        --------
+        >>> from laws import Check, Report
+        >>> ok, bad = Report("p", [Check("ok", 0.0, 1.0)]), Report("e", [Check("bad", 2.0, 1.0)])
+        >>> [c.name for c in VerificationReport(ok, bad, ok, 3, 1.0).failures()]
+        ['bad']
+        """
         return [*self.paper.failures(), *self.exact.failures(), *self.rank.failures()]
 
     def to_dict(self) -> dict:
+        """The report as a JSON-ready dictionary.
+
+        Returns
+        -------
+        dict
+            The verdicts (``"passed"``, ``"paper_passed"``, ``"exact_passed"``,
+            ``"rank_passed"``), ``"edges_verified"``, ``"worst_margin"`` and the three
+            reports (``"paper"``, ``"exact"``, ``"rank"``, each :meth:`laws.Report.to_dict`).
+
+        Examples
+        --------
+        >>> from laws import Check, Report
+        >>> ok = Report("p", [Check("ok", 0.0, 1.0)])
+        >>> data = VerificationReport(ok, ok, ok, 3, 1.0).to_dict()
+        >>> data["passed"], data["edges_verified"], data["paper"]["checks"][0]["name"]
+        (True, 3, 'ok')
+        """
         return {"passed": self.passed, "paper_passed": self.paper_passed,
                 "exact_passed": self.exact_passed, "rank_passed": self.rank_passed,
                 "edges_verified": self.edges_verified, "worst_margin": self.worst_margin,
@@ -146,6 +205,27 @@ def _midpoints(cover: DensityCover):
 def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 32,
                          per_ball: int = 4) -> VerificationReport:
     r"""Verify ``cover`` at the paper's strength, the exact one, and its ranks (module docs).
+
+    The two strengths are those of docs/conventions.md#density-covers: the paper's (every
+    claimed edge image a strict local maximum, not constant nearby, and every edge claimed)
+    and the exact one (values the indicator of the edges at vertex pairs, ``0 ≤ β_j ≤ 1``
+    under its hypotheses); the rank rows compare each weight's numerical rank with
+    ``rank(A_j B_jᵀ)``. Every row carries its margin and names what attains it.
+
+    Parameters
+    ----------
+    cover : DensityCover
+    rng : Generator or int, optional
+        For the sampled directions and points.
+    n_directions : int
+        Directions sampled in product normal coordinates around each edge image, per radius.
+    per_ball : int
+        Points sampled near each embedded vertex (for the bounds and the rank).
+
+    Returns
+    -------
+    VerificationReport
+        The three reports, with ``edges_verified`` and the worst local-maximum margin.
 
     Examples
     --------

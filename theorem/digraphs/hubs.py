@@ -89,6 +89,7 @@ class HubExtension:
     # -- views -------------------------------------------------------------------------------
     @property
     def n_hubs(self) -> int:
+        """Number of hubs ``n`` (hubs with an empty side included)."""
         return len(self.sources)
 
     @property
@@ -102,7 +103,33 @@ class HubExtension:
         return [(sorted(a), sorted(b)) for a, b in zip(self.sources, self.targets)]
 
     def with_colors(self, colors) -> "HubExtension":
-        """The same hubs with ``colors`` (one non-negative integer per hub)."""
+        """The same hubs with ``colors`` (one non-negative integer per hub).
+
+        Only the form of ``colors`` is checked here (one non-negative integer per hub); that
+        hubs of one color share no source and no target is :meth:`validate_coloring`'s job.
+
+        Parameters
+        ----------
+        colors : sequence of int or None
+            One color per hub, or ``None`` for an uncolored copy.
+
+        Returns
+        -------
+        HubExtension
+            A new extension with the same hubs; ``self`` is unchanged.
+
+        Raises
+        ------
+        InvalidColoringError
+            A color is not a non-negative integer, or there is not one color per hub
+            (raised by the shared color check).
+
+        Examples
+        --------
+        >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})])
+        >>> ext.with_colors([0, 1]).colors, ext.colors
+        ((0, 1), None)
+        """
         ext = object.__new__(HubExtension)
         object.__setattr__(ext, "sources", self.sources)
         object.__setattr__(ext, "targets", self.targets)
@@ -121,8 +148,33 @@ class HubExtension:
         return f"HubExtension({self.hubs}{col})"
 
     def incidence(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Boolean ``(n_hubs, N)`` matrices ``S`` and ``T``: ``S[p, a] = a ∈ A_p``,
-        ``T[p, b] = b ∈ B_p``. The covered pairs are ``Sᵀ T > 0``."""
+        """The hub–vertex incidence matrices ``S`` (sources) and ``T`` (targets).
+
+        ``S[p, a] = a ∈ A_p`` and ``T[p, b] = b ∈ B_p``, both boolean of shape
+        ``(n_hubs, n)``. The pairs the hubs cover are those where ``Sᵀ T > 0`` (axiom 1 asks
+        that they be exactly the edges).
+
+        Parameters
+        ----------
+        n : int
+            Number of vertices ``N`` of the digraph; vertices are ``0..n-1``.
+
+        Returns
+        -------
+        S, T : tuple of numpy.ndarray
+            Boolean ``(n_hubs, n)`` matrices.
+
+        Raises
+        ------
+        VertexError
+            A hub has a vertex outside ``0..n-1``.
+
+        Examples
+        --------
+        >>> s, t = HubExtension([({0}, {1, 2}), ({1}, {2})]).incidence(3)
+        >>> s.astype(int).tolist(), t.astype(int).tolist()
+        ([[1, 0, 0], [0, 1, 0]], [[0, 1, 1], [0, 0, 1]])
+        """
         s = np.zeros((self.n_hubs, n), dtype=bool)
         t = np.zeros((self.n_hubs, n), dtype=bool)
         for p, (a, b) in enumerate(zip(self.sources, self.targets)):
@@ -136,9 +188,39 @@ class HubExtension:
 
     # -- axiom 1 -----------------------------------------------------------------------------
     def validate(self, digraph: AttentionDigraph) -> None:
-        """Check axiom 1 exactly, ``⋃_p A_p × B_p = E``, with non-empty sides, and the coloring
-        if there is one. Raises :class:`InvalidHubExtensionError` naming a hub with an empty
-        side, an extra pair (covered but not an edge) or a missing edge.
+        """Check that this is a hub extension of ``digraph``: axiom 1 exactly,
+        ``⋃_p A_p × B_p = E``, with non-empty sides, and the coloring if there is one.
+
+        Takes linear time, ``Σ_p |A_p| |B_p|`` plus the edges
+        (docs/conventions.md#validation); returns nothing when everything holds.
+
+        Parameters
+        ----------
+        digraph : AttentionDigraph
+            The digraph ``(V, E)`` the hubs must cover.
+
+        Raises
+        ------
+        TypeError
+            ``digraph`` is not an :class:`AttentionDigraph`.
+        InvalidHubExtensionError
+            A hub has an empty side, a hub covers a pair that is not an edge (an extra pair),
+            or an edge is covered by no hub (the message names the hub or the pair).
+        VertexError
+            A hub has a vertex outside ``0..N-1``.
+        InvalidColoringError
+            The extension is colored and two hubs of one color share a source or a target
+            (raised by :meth:`validate_coloring`).
+
+        Examples
+        --------
+        >>> from theorem.digraphs import transitive_tournament
+        >>> tt3 = transitive_tournament(3)
+        >>> HubExtension([({0}, {1, 2}), ({1}, {2})]).validate(tt3)   # exact: no error
+        >>> HubExtension([({0}, {1})]).validate(tt3)
+        Traceback (most recent call last):
+            ...
+        theorem.errors.InvalidHubExtensionError: edge (0, 2) is covered by no hub; add a hub or enlarge one
         """
         if not isinstance(digraph, AttentionDigraph):
             raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
@@ -183,8 +265,25 @@ class HubExtension:
 
     # -- colorings ---------------------------------------------------------------------------
     def conflict_matrix(self) -> np.ndarray:
-        """The hub-conflict graph as a boolean ``(n_hubs, n_hubs)`` matrix: hubs ``p ≠ q``
-        conflict when they share a source or a target."""
+        """The hub-conflict graph as a boolean ``(n_hubs, n_hubs)`` matrix.
+
+        Hubs ``p ≠ q`` conflict when they share a source (``A_p ∩ A_q ≠ ∅``) or a target
+        (``B_p ∩ B_q ≠ ∅``); a coloring must give conflicting hubs different colors, so the
+        chromatic index of the extension is the chromatic number of this graph
+        (docs/conventions.md#hub-extensions-and-colorings). Symmetric, zero diagonal.
+
+        Returns
+        -------
+        numpy.ndarray
+            Boolean ``(n_hubs, n_hubs)``; entry ``[p, q]`` is ``True`` when ``p`` and ``q``
+            conflict.
+
+        Examples
+        --------
+        >>> ext = HubExtension([({0}, {1}), ({0}, {2}), ({1}, {2})])
+        >>> ext.conflict_matrix().astype(int).tolist()   # 0, 1 share a source; 1, 2 a target
+        [[0, 1, 0], [1, 0, 1], [0, 1, 0]]
+        """
         n = 1 + max((max(a | b) for a, b in zip(self.sources, self.targets) if a | b),
                     default=-1)
         s, t = self.incidence(n)
@@ -194,7 +293,22 @@ class HubExtension:
         return conflict
 
     def conflict_graph(self):
-        """The hub-conflict graph as a ``networkx.Graph`` on ``0..n_hubs-1``."""
+        """The hub-conflict graph as a ``networkx.Graph`` on ``0..n_hubs-1``.
+
+        Same graph as :meth:`conflict_matrix`: an edge joins two hubs that share a source or
+        a target.
+
+        Returns
+        -------
+        networkx.Graph
+            Nodes ``0..n_hubs-1``, one edge per conflicting pair of hubs.
+
+        Examples
+        --------
+        >>> g = HubExtension([({0}, {1}), ({0}, {2}), ({1}, {2})]).conflict_graph()
+        >>> sorted(g.edges())
+        [(0, 1), (1, 2)]
+        """
         import networkx as nx
 
         g = nx.Graph()
@@ -203,10 +317,31 @@ class HubExtension:
         return g
 
     def validate_coloring(self, colors=None) -> None:
-        """Check that hubs of one color share no source and no target.
+        """Check the coloring rule: hubs of one color share no source and no target.
 
-        ``colors`` defaults to the extension's own. Raises :class:`InvalidColoringError` naming
-        the two conflicting hubs and the shared vertex.
+        (docs/conventions.md#hub-extensions-and-colorings.) Returns nothing when the coloring
+        is valid.
+
+        Parameters
+        ----------
+        colors : sequence of int, optional
+            One color per hub; defaults to the extension's own colors.
+
+        Raises
+        ------
+        InvalidColoringError
+            There are no colors (neither given nor carried), the colors are not one
+            non-negative integer per hub, or two hubs of one color share a source or a target
+            (the message names the two hubs and the shared vertex).
+
+        Examples
+        --------
+        >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})])
+        >>> ext.validate_coloring([0, 1])   # valid: no error
+        >>> ext.validate_coloring([0, 0])
+        Traceback (most recent call last):
+            ...
+        theorem.errors.InvalidColoringError: hubs 0 and 1 both have color 0 and share the target 2; give them different colors
         """
         ext = self if colors is None else self.with_colors(colors)
         if ext.colors is None:
@@ -231,24 +366,101 @@ class HubExtension:
     # -- Lemma 2.1: a biclique cover is a hub extension, and back ------------------------------
     @classmethod
     def from_biclique_cover(cls, bicliques) -> "HubExtension":
-        """One hub per biclique ``(A, B)`` (Lemma 2.1, cover → hubs)."""
+        """The hub extension with one hub per biclique ``(A, B)`` (Lemma 2.1, cover → hubs).
+
+        A biclique cover of ``E`` is a hub extension: hub ``p`` takes ``A_p = A``,
+        ``B_p = B``. Nothing is checked against a digraph here; call :meth:`validate`.
+
+        Parameters
+        ----------
+        bicliques : iterable of (iterable of int, iterable of int)
+            The bicliques ``(A, B)``.
+
+        Returns
+        -------
+        HubExtension
+            Uncolored, with ``len(bicliques)`` hubs.
+
+        Examples
+        --------
+        >>> HubExtension.from_biclique_cover([([0], [1, 2]), ([1], [2])])
+        HubExtension([([0], [1, 2]), ([1], [2])])
+        """
         return cls(bicliques)
 
     def bicliques(self) -> list[tuple[list[int], list[int]]]:
-        """The bicliques ``(A_p, B_p)`` (Lemma 2.1, hubs → cover)."""
+        """The biclique cover the hubs carry (Lemma 2.1, hubs → cover).
+
+        Returns
+        -------
+        list of (list of int, list of int)
+            ``(sorted A_p, sorted B_p)`` per hub, in hub order (the same as :attr:`hubs`).
+
+        Examples
+        --------
+        >>> HubExtension([({0}, {2, 1}), ({1}, {2})]).bicliques()
+        [([0], [1, 2]), ([1], [2])]
+        """
         return self.hubs
 
     def extended_digraph(self, n: int) -> AttentionDigraph:
-        """The digraph ``(Ṽ, Ẽ)`` on ``V ∪ H``: hub ``p`` is vertex ``n + p``, with edges
-        ``a → n + p`` for ``a ∈ A_p`` and ``n + p → b`` for ``b ∈ B_p``."""
+        """The extended digraph ``(Ṽ, Ẽ)`` on ``V ∪ H`` of Lemma 2.1.
+
+        Hub ``p`` is vertex ``n + p``, with edges ``a → n + p`` for ``a ∈ A_p`` and
+        ``n + p → b`` for ``b ∈ B_p``; edges join ``V`` and ``H`` only (axiom 2).
+
+        Parameters
+        ----------
+        n : int
+            Number of vertices ``N = |V|``; the hubs become vertices ``n..n+n_hubs-1``.
+
+        Returns
+        -------
+        AttentionDigraph
+            On ``n + n_hubs`` vertices, with ``Σ_p |A_p| + |B_p|`` edges.
+
+        Examples
+        --------
+        >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})])
+        >>> ext.extended_digraph(3).edges.tolist()
+        [[0, 3], [1, 4], [3, 1], [3, 2], [4, 2]]
+        """
         edges = [(a, n + p) for p, side in enumerate(self.sources) for a in sorted(side)]
         edges += [(n + p, b) for p, side in enumerate(self.targets) for b in sorted(side)]
         return AttentionDigraph(n + self.n_hubs, edges)
 
     @classmethod
     def from_extended_digraph(cls, extended: AttentionDigraph, n: int) -> "HubExtension":
-        """Read the hubs back from an extended digraph whose vertices ``n..`` are hubs; edges
-        must run between ``V`` and ``H`` only (axiom 2)."""
+        """The hub extension read back from an extended digraph (the inverse of
+        :meth:`extended_digraph`).
+
+        Vertices ``0..n-1`` of ``extended`` are ``V`` and vertices ``n..`` are hubs: an edge
+        ``a → n + p`` puts ``a`` in ``A_p``, an edge ``n + p → b`` puts ``b`` in ``B_p``.
+
+        Parameters
+        ----------
+        extended : AttentionDigraph
+            The extended digraph on ``V ∪ H``.
+        n : int
+            Number of vertices ``N = |V|``.
+
+        Returns
+        -------
+        HubExtension
+            Uncolored, with ``extended.n - n`` hubs (a hub without edges has empty sides).
+
+        Raises
+        ------
+        InvalidHubExtensionError
+            An edge joins two vertices or two hubs: edges must run between ``V`` and ``H``
+            only (axiom 2).
+
+        Examples
+        --------
+        >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})])
+        >>> HubExtension.from_extended_digraph(ext.extended_digraph(3), 3) == ext
+        True
+        """
         e = extended.edges
         inside = (e < n)
         if (inside[:, 0] == inside[:, 1]).any():
@@ -265,12 +477,48 @@ class HubExtension:
 
     # -- JSON --------------------------------------------------------------------------------
     def to_json(self) -> dict:
-        """``{"hubs": [[sources, targets], ...], "colors": [...] or null}``."""
+        """The hub extension as a JSON-ready object.
+
+        Returns
+        -------
+        dict
+            ``{"hubs": [[sources, targets], ...], "colors": [...] or None}``, sides sorted;
+            :meth:`from_json` reads it back.
+
+        Examples
+        --------
+        >>> HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1]).to_json()
+        {'hubs': [[[0], [1, 2]], [[1], [2]]], 'colors': [0, 1]}
+        """
         return {"hubs": [[a, b] for a, b in self.hubs],
                 "colors": list(self.colors) if self.colors is not None else None}
 
     @classmethod
     def from_json(cls, obj) -> "HubExtension":
+        """The hub extension read from the object :meth:`to_json` writes.
+
+        Nothing is checked against a digraph here; call :meth:`validate`.
+
+        Parameters
+        ----------
+        obj : dict or str
+            ``{"hubs": [[sources, targets], ...], "colors": [...] or None}``, or that object
+            as a JSON string. ``"colors"`` may be absent.
+
+        Returns
+        -------
+        HubExtension
+
+        Raises
+        ------
+        TheoremError
+            ``obj`` is not an object with the key ``"hubs"``.
+
+        Examples
+        --------
+        >>> HubExtension.from_json('{"hubs": [[[0], [1, 2]], [[1], [2]]], "colors": [0, 1]}')
+        HubExtension([([0], [1, 2]), ([1], [2])], colors=[0, 1])
+        """
         if isinstance(obj, str):
             obj = json.loads(obj)
         if not isinstance(obj, dict) or "hubs" not in obj:

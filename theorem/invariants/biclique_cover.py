@@ -41,8 +41,28 @@ MAX_LP_EDGES = 20_000
 
 
 def sperner_number(m: int) -> int:
-    """``σ(m)``: least ``k`` with ``C(k, ⌊k/2⌋) ≥ m`` — the Boolean rank of the complete
-    digraph on ``m`` vertices (de Caen, Gregory & Pullman, 1981)."""
+    """The Sperner number ``σ(m)``: the Boolean rank of the complete digraph on ``m``
+    vertices (de Caen, Gregory & Pullman, 1981).
+
+    ``σ(m)`` is the least ``k`` with ``C(k, ⌊k/2⌋) ≥ m`` (Sperner's theorem: ``m`` pairwise
+    incomparable subsets of ``{0..k-1}``). A complete subdigraph on ``m`` vertices therefore
+    proves ``b ≥ σ(m)`` (:func:`complete_subdigraph_certificate`).
+
+    Parameters
+    ----------
+    m : int
+        Number of vertices, at least 0.
+
+    Returns
+    -------
+    int
+        ``σ(m)``; ``σ(0) = σ(1) = 0``.
+
+    Examples
+    --------
+    >>> [sperner_number(m) for m in range(1, 8)]
+    [0, 2, 3, 4, 4, 4, 5]
+    """
     k = 0
     while comb(k, k // 2) < m:
         k += 1
@@ -64,8 +84,31 @@ def _mutual_clique(digraph: AttentionDigraph) -> list[int]:
 
 
 def complete_subdigraph_certificate(clique: list[int]) -> Certificate:
-    """``b ≥ σ(m)`` from ``m`` vertices pairwise joined both ways (de Caen, Gregory &
-    Pullman 1981)."""
+    """The certificate ``b ≥ σ(m)`` from ``m`` vertices pairwise joined both ways (de Caen,
+    Gregory & Pullman 1981).
+
+    The vertices span a complete subdigraph, whose Boolean rank is the Sperner number
+    ``σ(m)`` (:func:`sperner_number`); any biclique cover of the whole digraph restricts to
+    one of it. The clique is not checked against a digraph here.
+
+    Parameters
+    ----------
+    clique : list of int
+        The ``m`` vertices, pairwise joined both ways.
+
+    Returns
+    -------
+    Certificate
+        ``kind="complete-subdigraph"``, ``data={"vertices": clique}``.
+
+    Examples
+    --------
+    >>> c = complete_subdigraph_certificate([0, 1, 2, 3])
+    >>> c.kind, c.data
+    ('complete-subdigraph', {'vertices': [0, 1, 2, 3]})
+    >>> c.statement.split("; ")[1]
+    'the complete digraph on 4 vertices has Boolean rank σ(4) = 4 (de Caen, Gregory & Pullman 1981)'
+    """
     return Certificate(
         "complete-subdigraph",
         f"vertices {clique} are pairwise joined both ways; the complete digraph on "

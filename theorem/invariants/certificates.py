@@ -24,6 +24,28 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
     proof, :func:`check_drat` replays it. Meant for small encodings: the checker is pure
     Python (about 30,000 lemmas a second on small clause sets, much slower on large ones).
 
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+        The digraph ``result`` was computed for.
+    result : InvariantResult
+        A result of :func:`biclique_cover_number` or :func:`hub_chromatic_index` whose
+        certificate has ``kind="unsat"``.
+    solver : str
+        A python-sat solver name that logs DRAT proofs (CaDiCaL by default).
+
+    Returns
+    -------
+    DratCheck
+        ``valid`` when the proof refutes the re-encoded claim; when the encoding is
+        satisfiable (the claim is false), ``valid=False`` with a ``detail`` saying so.
+
+    Raises
+    ------
+    TheoremError
+        The certificate is not an UNSAT one, the recorded fooling set is not a fooling set
+        of ``digraph``, or ``result`` is of an invariant with no SAT encoding.
+
     Examples
     --------
     >>> from theorem.digraphs import random_hub_extension

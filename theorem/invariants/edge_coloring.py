@@ -25,8 +25,31 @@ __all__ = ["chromatic_index", "validate_edge_coloring"]
 def validate_edge_coloring(digraph: AttentionDigraph, colors) -> None:
     """Check that edges of one color share no source and no target.
 
-    ``colors[i]`` is the color of ``digraph.edges[i]``. Raises :class:`InvalidColoringError`
-    naming the two edges and the shared vertex.
+    The coloring rule of ``χ'`` (docs/conventions.md#hub-extensions-and-colorings): each
+    color class is a matching of the bipartite double cover. Linear time up to a sort;
+    returns nothing when the coloring is valid.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    colors : array_like of int, shape ``(n_edges,)``
+        ``colors[i]`` is the color of ``digraph.edges[i]``.
+
+    Raises
+    ------
+    InvalidColoringError
+        ``colors`` is not one integer per edge, or two edges of one color share a source or
+        a target (the message names the two edges and the shared vertex).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> tt3 = transitive_tournament(3)          # edges (0, 1), (0, 2), (1, 2)
+    >>> validate_edge_coloring(tt3, [0, 1, 0])  # valid: no error
+    >>> validate_edge_coloring(tt3, [0, 1, 1])
+    Traceback (most recent call last):
+        ...
+    theorem.errors.InvalidColoringError: edges (0, 2) and (1, 2) both have color 1 and share the target 2
     """
     c = np.asarray(colors)
     if c.shape != (digraph.n_edges,) or not np.issubdtype(c.dtype, np.integer):
@@ -68,6 +91,13 @@ def chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = Non
     InvariantResult
         ``witness``: ``int64`` array, the color of each row of ``digraph.edges``, checked by
         :func:`validate_edge_coloring`; ``certificate``: a vertex of maximum degree.
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+    TheoremError
+        ``time_limit`` is not a positive, finite number of seconds.
 
     Examples
     --------

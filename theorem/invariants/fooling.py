@@ -27,6 +27,20 @@ def is_fooling_set(digraph: AttentionDigraph, edges) -> bool:
     """Whether edges are pairwise *fooling*: for ``(a, b) ≠ (c, d)`` in the set, ``(a, d)`` or
     ``(c, b)`` is not an edge — then no biclique holds two of them, so ``b ≥`` the set's size.
 
+    Every listed pair must itself be an edge; a pair that is not makes the answer ``False``.
+    Builds an ``f × f`` boolean matrix for ``f`` edges.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    edges : array_like of int, shape ``(f, 2)``
+        The candidate fooling set, one ``(a, b)`` per row.
+
+    Returns
+    -------
+    bool
+        Whether every row is an edge and no two rows lie in a common biclique.
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
@@ -57,6 +71,23 @@ def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, iterations: int =
     fooling set exceeds). Deterministic for a given ``rng``; ``deadline``
     (``time.monotonic()`` seconds) cuts the greedy orders and the search short (the largest
     set found by then is returned).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    tries : int
+        Random greedy orders tried after the low-degree-first one.
+    iterations : int
+        Rounds of local search (0: greedy only).
+    patience : int
+        Rounds without a larger set after which the local search stops.
+    rng : int or numpy.random.Generator
+        Seed or generator of the random orders and moves.
+    target : int, optional
+        Stop once a fooling set this large is found (capped by the number of distinct
+        sources and of distinct targets, which no fooling set exceeds).
+    deadline : float, optional
+        A ``time.monotonic()`` deadline; ``None`` for no limit.
 
     Returns
     -------

@@ -59,7 +59,40 @@ class FractionalCover:
     ``weights`` (``int64``, one per edge of ``digraph.edges``) and ``max_weight`` (the largest
     weight of a biclique) prove ``bound = ⌈Σ weights / max_weight⌉ ≤ b`` — valid whether or
     not the column generation converged. ``sources``/``targets`` (bool, ``[C, N]``) and
-    ``x`` give the fractional cover itself (its support)."""
+    ``x`` give the fractional cover itself (its support).
+
+    Returned by :func:`fractional_biclique_cover`; ``bound`` is what
+    :func:`weighted_fooling_bound` would check again from ``weights``.
+
+    Parameters
+    ----------
+    value : float
+        The restricted LP's optimum ``Σ_c x_c`` (an upper bound on ``b*``; ``b*`` itself when
+        ``converged``).
+    converged : bool
+        Whether no maximal biclique was left with a violated dual constraint.
+    bound : int
+        ``⌈Σ weights / max_weight⌉``, a lower bound on ``b``.
+    weights : numpy.ndarray of int64, shape ``(n_edges,)``
+        The integer dual weight of each row of ``digraph.edges``.
+    max_weight : int
+        The largest weight ``y(A × B)`` of a biclique.
+    sources, targets : numpy.ndarray of bool, shape ``(C, N)``
+        The bicliques of the LP's support, row ``c`` marking ``A_c`` and ``B_c``.
+    x : numpy.ndarray of float, shape ``(C,)``
+        Their values in the LP solution.
+    n_bicliques : int
+        Number of maximal bicliques of the digraph (the columns priced).
+    rounds : int
+        Rounds of column generation.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import directed_cycle
+    >>> f = fractional_biclique_cover(directed_cycle(5))   # the five edges are the bicliques
+    >>> f.bound, f.n_bicliques, f.weights.shape, f.sources.shape
+    (5, 5, (5,), (5, 5))
+    """
 
     value: float
     converged: bool
@@ -82,6 +115,17 @@ def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
     ``A = {v : B ⊆ N⁺(v)}``. Raises :class:`~theorem.errors.TooManyBicliquesError` when there
     are more than ``limit``, or when ``deadline`` (``time.monotonic()`` seconds) passes first.
 
+    Their number can grow exponentially (``2^N − 2`` for the complete digraph); the
+    enumeration holds them as Python integers (bit sets).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    limit : int, optional
+        The most maximal bicliques allowed; ``None`` for no limit.
+    deadline : float, optional
+        A ``time.monotonic()`` deadline; ``None`` for no limit.
+
     Returns
     -------
     sources, targets : ndarray of bool, shape (C, N)
@@ -93,6 +137,11 @@ def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
     >>> sources, targets = maximal_bicliques(transitive_tournament(3))
     >>> [(s.nonzero()[0].tolist(), t.nonzero()[0].tolist()) for s, t in zip(sources, targets)]
     [([0, 1], [2]), ([0], [1, 2])]
+
+    Raises
+    ------
+    TooManyBicliquesError
+        There are more than ``limit`` maximal bicliques, or ``deadline`` passed first.
     """
     n = digraph.n
     m = digraph.adjacency.astype(bool)
@@ -143,6 +192,26 @@ def weighted_fooling_bound(digraph: AttentionDigraph, weights) -> tuple[int, int
     ``y ≥ 0`` an integer (missing edges weigh 0). Returns ``(bound, W)``; raises
     :class:`TheoremError` on a non-edge, a negative or non-integer weight, or all zeros.
 
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    weights : array_like of int, shape ``(k, 3)``
+        Rows ``(a, b, y)``: edge ``(a, b)`` weighs ``y`` (as in a ``"weighted-fooling-set"``
+        certificate's ``data["weights"]``).
+
+    Returns
+    -------
+    bound : int
+        ``⌈Σ y / W⌉``, a lower bound on ``b``.
+    W : int
+        The largest weight of a biclique.
+
+    Raises
+    ------
+    TheoremError
+        A weight is not an integer, a weighted pair is not an edge, the weights are negative
+        or all zero, or their total reaches ``2^53`` (too large for an exact check).
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
@@ -182,6 +251,33 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
     cannot beat). The returned weights are the last duals scaled to integers; their bound
     holds either way. Raises :class:`~theorem.errors.TooManyBicliquesError`
     past ``limit`` maximal bicliques.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+        With at least one edge.
+    time_limit : float, optional
+        Seconds; the column generation then runs in a child process
+        (:func:`~theorem.sat.budget.anytime`). ``None`` for no limit.
+    limit : int
+        The most maximal bicliques to enumerate (:data:`MAX_BICLIQUES` by default).
+    start : iterable of (list of int, list of int)
+        Bicliques whose maximal extensions are the first columns; the out-stars when empty.
+    floor : int, optional
+        A lower bound on ``b`` already known: stop once the LP's value falls to it.
+
+    Returns
+    -------
+    FractionalCover
+        The LP value, the integer dual weights and their bound ``⌈Σ y / W⌉ ≤ b``.
+
+    Raises
+    ------
+    TheoremError
+        The digraph has no edges, or the restricted LP failed.
+    TooManyBicliquesError
+        More than ``limit`` maximal bicliques, or the time ran out before the first
+        restricted LP was solved.
 
     Examples
     --------

@@ -19,6 +19,16 @@ def star_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
     more than ``N``, the non-isolated sources or the non-isolated targets. ``O(E log E)``
     (no ``N × N`` structure).
 
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+
+    Returns
+    -------
+    list of (list of int, list of int)
+        The bicliques ``(A, B)``, a biclique cover of ``E`` (``[]`` without edges); pass it
+        to :class:`HubExtension` for a hub extension.
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
@@ -45,7 +55,32 @@ def greedy_cover(digraph: AttentionDigraph, start=(), deadline: float | None = N
     """Greedy biclique cover completing the bicliques ``start``: repeatedly take the
     star-closure biclique (``B = N⁺(a)``, ``A = {a' : N⁺(a') ⊇ B}``, or the same on in-stars)
     covering most uncovered edges. Products in floating point (BLAS; counts ``≤ N`` are exact).
-    When ``deadline`` passes, the uncovered edges are completed by :func:`star_cover`."""
+    When ``deadline`` passes, the uncovered edges are completed by :func:`star_cover`.
+
+    An upper bound on ``b`` with its witness. Builds ``N × N`` matrices.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    start : iterable of (list of int, list of int)
+        Bicliques of ``digraph`` to start from (kept, first in the cover); none by default.
+    deadline : float, optional
+        A ``time.monotonic()`` deadline; ``None`` for no limit.
+
+    Returns
+    -------
+    list of (list of int, list of int)
+        The bicliques ``(A, B)``, ``start`` first; their union is ``E`` when ``start`` holds
+        bicliques of ``digraph``.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_bipartite, transitive_tournament
+    >>> greedy_cover(complete_bipartite(2, 2))
+    [([0, 1], [2, 3])]
+    >>> len(greedy_cover(transitive_tournament(4)))
+    3
+    """
     m = digraph.adjacency.astype(np.float64)
     uncovered = m.astype(bool)
     cover = list(start)

@@ -21,7 +21,32 @@ __all__ = ["hub_chromatic_index", "dsatur_colored"]
 
 def dsatur_colored(extension: HubExtension) -> HubExtension:
     """``extension`` with its hubs colored by DSatur on the hub-conflict graph (a valid
-    coloring, not necessarily with the fewest colors)."""
+    coloring, not necessarily with the fewest colors).
+
+    DSatur (networkx's ``saturation_largest_first``) gives hubs that share a source or a
+    target different colors (docs/conventions.md#hub-extensions-and-colorings); the result's
+    chromatic index is an upper bound on ``χ_hub`` when ``extension`` is a hub extension of
+    the digraph. Deterministic: the conflict graph, not a random order, decides.
+
+    Parameters
+    ----------
+    extension : HubExtension
+        The hubs to color (any colors it carries are replaced).
+
+    Returns
+    -------
+    HubExtension
+        The same hubs, colored.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import HubExtension
+    >>> ext = HubExtension([({0}, {1}), ({0}, {2}), ({1}, {2})])   # a path of conflicts
+    >>> colored = dsatur_colored(ext)
+    >>> colored.n_colors
+    2
+    >>> colored.validate_coloring()                                 # valid: no error
+    """
     import networkx as nx
 
     coloring = nx.greedy_color(extension.conflict_graph(), strategy="saturation_largest_first")

@@ -20,7 +20,7 @@ from ..sat.search import descend
 from ..sat.solver import SOLVER
 from .biclique_cover import biclique_cover_number
 from .fooling import fooling_set
-from .hub_chromatic import _hub_chromatic_index, dsatur_colored, hub_chromatic_index
+from .hub_chromatic import _hub_chromatic_index, dsatur_colored
 from .results import check_result, unsat_certificate
 
 __all__ = ["ParetoPoint", "ParetoFront", "hub_pareto_front"]
@@ -29,7 +29,29 @@ __all__ = ["ParetoPoint", "ParetoFront", "hub_pareto_front"]
 @dataclass(frozen=True)
 class ParetoPoint:
     """A pair ``(hubs, colors)`` with a colored hub extension realizing it; ``optimal`` when
-    no extension with ``colors`` colors has fewer hubs is proved (UNSAT or ``hubs = b``)."""
+    no extension with ``colors`` colors has fewer hubs is proved (UNSAT or ``hubs = b``).
+
+    A point of the Pareto front (docs/conventions.md#hub-extensions-and-colorings).
+
+    Parameters
+    ----------
+    hubs : int
+        Number of hubs ``n`` of the witness.
+    colors : int
+        Number of colors ``h`` of the witness.
+    witness : HubExtension
+        A colored hub extension with ``hubs`` hubs and ``colors`` colors.
+    optimal : bool
+        Whether ``hubs`` is proved the least for ``colors`` colors.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import HubExtension
+    >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    >>> point = ParetoPoint(ext.n_hubs, ext.n_colors, ext, True)
+    >>> point.hubs, point.colors
+    (2, 2)
+    """
 
     hubs: int
     colors: int
@@ -40,7 +62,25 @@ class ParetoPoint:
 @dataclass(frozen=True)
 class ParetoFront:
     """The points found, by increasing colors; ``complete`` when the last one reaches
-    ``hubs = b`` (otherwise the time limit stopped the search before the end of the front)."""
+    ``hubs = b`` (otherwise the time limit stopped the search before the end of the front).
+
+    Returned by :func:`hub_pareto_front`.
+
+    Parameters
+    ----------
+    points : list of ParetoPoint
+        The non-dominated points, by increasing colors (decreasing hubs).
+    complete : bool
+        Whether the front reaches ``hubs = b`` (with ``b`` proved).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import HubExtension
+    >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    >>> front = ParetoFront([ParetoPoint(2, 2, ext, True)], True)
+    >>> front.pairs(), front.optimal
+    ([[2, 2]], True)
+    """
 
     points: list[ParetoPoint]
     complete: bool
@@ -51,6 +91,19 @@ class ParetoFront:
         return self.complete and all(p.optimal for p in self.points)
 
     def pairs(self) -> list[list[int]]:
+        """The front as ``[[hubs, colors], ...]``, by increasing colors.
+
+        Returns
+        -------
+        list of list of int
+            One ``[n, h]`` per point (JSON-ready).
+
+        Examples
+        --------
+        >>> from theorem.digraphs import transitive_tournament
+        >>> hub_pareto_front(transitive_tournament(3)).pairs()
+        [[2, 2]]
+        """
         return [[p.hubs, p.colors] for p in self.points]
 
 
@@ -66,6 +119,33 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     already computed, can be passed as ``biclique_cover`` and ``hub_chromatic``. A descent
     whose encoding (about ``hubs² · colors · N`` clauses) exceeds ``MAX_CLAUSES`` is not
     attempted: its point stays unproved.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    time_limit : float, optional
+        Seconds for the whole front (``b`` and ``χ_hub`` included when not given). When it
+        runs out, the points found so far, with ``complete=False``.
+    solver : str
+        A python-sat solver name.
+    biclique_cover : InvariantResult, optional
+        ``biclique_cover_number(digraph)``, already computed (checked, not recomputed).
+    hub_chromatic : InvariantResult, optional
+        ``hub_chromatic_index(digraph)``, already computed (checked, not recomputed).
+
+    Returns
+    -------
+    ParetoFront
+        The non-dominated points, each with a validated colored hub extension.
+
+    Raises
+    ------
+    TypeError
+        ``biclique_cover`` or ``hub_chromatic`` is not an :class:`InvariantResult` (raised by
+        :func:`check_result`).
+    TheoremError
+        ``biclique_cover`` or ``hub_chromatic`` is not a result of that invariant for this
+        digraph (raised by :func:`check_result`), or ``time_limit`` is not positive.
 
     Examples
     --------

@@ -18,6 +18,17 @@ def real_rank(digraph: AttentionDigraph, *, time_limit: float | None = None) -> 
     zero rows and columns, which change no rank. Returns ``None`` when ``time_limit`` seconds
     pass first (an SVD cannot be interrupted, so it runs in a child process then).
 
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    time_limit : float, optional
+        Seconds; ``None`` (the default) for no limit.
+
+    Returns
+    -------
+    int or None
+        ``rank_R(M)``, or ``None`` when the time limit ran out first.
+
     Examples
     --------
     >>> from theorem.digraphs import complete_digraph

@@ -21,7 +21,31 @@ __all__ = ["Certificate", "InvariantResult", "check_result", "unsat_certificate"
 @dataclass(frozen=True)
 class Certificate:
     """What proves a lower bound: a bound theorem applied to a structure found in the input
-    (``kind`` names the theorem, ``data`` holds the structure) or an UNSAT result."""
+    (``kind`` names the theorem, ``data`` holds the structure) or an UNSAT result.
+
+    An exact invariant is only as good as its certificate (docs/conventions.md#exact-answers):
+    the structure in ``data`` is one found in the input, never a value looked up by a
+    family's name.
+
+    Parameters
+    ----------
+    kind : str
+        The bound theorem or proof used: ``"fooling-set"``, ``"complete-subdigraph"``,
+        ``"weighted-fooling-set"``, ``"transitive-sequence"``, ``"max-degree"``,
+        ``"unsat"``, ``"non-empty"`` or ``"empty"``.
+    statement : str
+        The bound in words, for reports.
+    data : dict, optional
+        The structure the theorem is applied to (edges of a fooling set, vertices, edge
+        weights, the refuted ``k`` and the solver, …), JSON-ready. Empty by default.
+
+    Examples
+    --------
+    >>> c = Certificate("fooling-set", "2 edges pairwise in no common biclique",
+    ...                 {"edges": [[0, 1], [1, 2]]})
+    >>> c.kind, c.data["edges"]
+    ('fooling-set', [[0, 1], [1, 2]])
+    """
 
     kind: str
     statement: str
@@ -32,7 +56,40 @@ class Certificate:
 class InvariantResult:
     """An invariant's value with ``lower_bound ≤ value = upper_bound``; ``optimal`` when the
     bounds meet. ``witness`` realizes ``upper_bound``; ``certificate`` proves ``lower_bound``;
-    ``elapsed`` is wall-clock seconds."""
+    ``elapsed`` is wall-clock seconds.
+
+    A time limit yields both bounds and ``optimal=False``, never a guess presented as exact
+    (docs/conventions.md#exact-answers).
+
+    Parameters
+    ----------
+    name : str
+        The invariant: ``"biclique_cover_number"``, ``"hub_chromatic_index"`` or
+        ``"chromatic_index"``.
+    value : int
+        The best value found, equal to ``upper_bound``.
+    lower_bound : int
+        What ``certificate`` proves.
+    upper_bound : int
+        What ``witness`` realizes.
+    optimal : bool
+        Whether ``lower_bound == upper_bound``.
+    witness : object
+        The structure realizing ``upper_bound``: a :class:`HubExtension` (colored for
+        ``χ_hub``), or an edge coloring (one color per edge) for ``χ'``.
+    certificate : Certificate
+        What proves ``lower_bound``.
+    elapsed : float
+        Wall-clock seconds the computation took.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.invariants import biclique_cover_number
+    >>> r = biclique_cover_number(transitive_tournament(3))
+    >>> r.name, r.value, r.lower_bound, r.upper_bound, r.optimal, r.witness.n_hubs
+    ('biclique_cover_number', 2, 2, 2, True, 2)
+    """
 
     name: str
     value: int
@@ -105,8 +162,37 @@ def check_result(result, name: str, digraph: AttentionDigraph, argument: str) ->
 
 
 def unsat_certificate(claim, solver: str, data: dict | None = None):
-    """``refuted(k)`` for :func:`theorem.sat.search.descend`: the certificate that no
-    ``claim(k)`` exists, from an UNSAT result of ``solver``, recording ``data``."""
+    """The certificate maker ``refuted(k)`` for :func:`theorem.sat.search.descend`: the
+    certificate that no ``claim(k)`` exists, from an UNSAT result of ``solver``.
+
+    Internal plumbing shared by the invariants' searches (listed in ``__all__`` for the
+    sibling modules). The certificate has ``kind="unsat"``, the statement
+    ``"no {claim(k)} ({solver})"`` and data ``{"k": k, "solver": solver, **data}``, which
+    :func:`~theorem.invariants.check_unsat_certificate` reads to prove it again.
+
+    Parameters
+    ----------
+    claim : callable
+        ``claim(k)``: the structure refuted for ``k``, in words (``"cover by 3 bicliques"``).
+    solver : str
+        The python-sat solver name that found the UNSAT result.
+    data : dict, optional
+        More data to record in each certificate (for example the fooling set pinned by the
+        encoding).
+
+    Returns
+    -------
+    callable
+        ``refuted(k) -> Certificate``.
+
+    Examples
+    --------
+    >>> refuted = unsat_certificate(lambda k: f"cover by {k} bicliques", "cadical195",
+    ...                             {"maximal": True})
+    >>> c = refuted(1)
+    >>> c.kind, c.statement, c.data
+    ('unsat', 'no cover by 1 bicliques (cadical195)', {'k': 1, 'solver': 'cadical195', 'maximal': True})
+    """
     return lambda k: Certificate("unsat", f"no {claim(k)} ({solver})",
                                  {"k": k, "solver": solver, **(data or {})})
 
@@ -117,7 +203,36 @@ _EDGE_LISTS = ("edges", "fooling_set")
 
 
 def relabelled(certificate: Certificate | None, trimmed: Trimmed) -> Certificate | None:
-    """A certificate found on ``trimmed.digraph``, in the original digraph's vertex numbers."""
+    """A certificate found on ``trimmed.digraph``, in the original digraph's vertex numbers.
+
+    Internal plumbing of the invariants (listed in ``__all__`` for the sibling modules). The
+    vertices in ``data`` (``"vertices"``, ``"sequence"``), the edges (``"edges"``,
+    ``"fooling_set"``) and the weighted edges (``"weights"``) are relabelled
+    ``i ↦ trimmed.vertices[i]``; a complete-subdigraph certificate is rebuilt, its statement
+    naming the vertices.
+
+    Parameters
+    ----------
+    certificate : Certificate or None
+        A certificate about ``trimmed.digraph``.
+    trimmed : Trimmed
+        The trimming it was found under.
+
+    Returns
+    -------
+    Certificate or None
+        The certificate about ``trimmed.original`` (``certificate`` itself when nothing was
+        trimmed, or when it is ``None``).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import AttentionDigraph, Trimmed
+    >>> t = Trimmed.of(AttentionDigraph(6, [(1, 4), (4, 5)]))
+    >>> c = Certificate("fooling-set", "2 edges pairwise in no common biclique",
+    ...                 {"edges": [[0, 1], [1, 2]]})
+    >>> relabelled(c, t).data
+    {'edges': [[1, 4], [4, 5]]}
+    """
     if trimmed.identity or certificate is None:
         return certificate
     v = trimmed.vertices
@@ -144,7 +259,60 @@ def solved(name: str, size, state, trimmed: Trimmed, start: float, deadline, sea
     :func:`~theorem.sat.budget.anytime` on the trimmed digraph, against the trivial
     ``state = (witness, lower, certificate)``: the smaller witness and the larger lower bound
     of the two, mapped back to the original digraph and validated there. ``start`` is when
-    the call began (``time.perf_counter()``)."""
+    the call began (``time.perf_counter()``).
+
+    Internal plumbing of :func:`biclique_cover_number` and :func:`hub_chromatic_index`
+    (listed in ``__all__`` for the sibling modules). This is where each solver witness is
+    validated, once, on the original digraph (docs/conventions.md#validation).
+
+    Parameters
+    ----------
+    name : str
+        The invariant's name, for the result.
+    size : callable
+        ``size(witness) -> int``: the value a witness realizes (hubs, or colors).
+    state : tuple
+        The trivial ``(witness, lower, certificate)`` on ``trimmed.digraph``, kept when the
+        search reports nothing better.
+    trimmed : Trimmed
+        The digraph without its isolated vertices, and the map back.
+    start : float
+        ``time.perf_counter()`` when the call began.
+    deadline : float or None
+        The call's ``time.monotonic()`` deadline, or ``None`` for no limit; the search's is
+        moved earlier to keep time for the work after it (:func:`~theorem.sat.budget.reserve`).
+    search : callable
+        ``search(report, digraph, begin, deadline, solver)``, reporting each improved
+        ``(witness, lower, certificate)``.
+    begin : HubExtension
+        The witness the search starts from.
+    solver : str
+        A python-sat solver name, passed to ``search``.
+
+    Returns
+    -------
+    InvariantResult
+        ``value = upper_bound = size(witness)``, ``optimal`` when the lower bound meets it.
+
+    Raises
+    ------
+    InvalidHubExtensionError
+        The witness is not a hub extension of ``trimmed.original`` (a bug in ``search``:
+        raised by :meth:`HubExtension.validate`).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import AttentionDigraph, HubExtension, Trimmed
+    >>> t = Trimmed.of(AttentionDigraph(4, [(1, 2), (1, 3)]))
+    >>> stars = HubExtension([([0], [1]), ([0], [2])])
+    >>> def search(report, digraph, begin, deadline, solver):
+    ...     report((HubExtension([([0], [1, 2])]), 1, Certificate("non-empty", "an edge")))
+    >>> r = solved("biclique_cover_number", lambda w: w.n_hubs,
+    ...            (stars, 1, Certificate("non-empty", "an edge")), t, 0.0, None, search,
+    ...            stars, "cadical195")
+    >>> r.value, r.optimal, r.witness.hubs
+    (1, True, [([1], [2, 3])])
+    """
     deadline = reserve(deadline, time.perf_counter() - start)
     found, _ = anytime(search, deadline, trimmed.digraph, begin, deadline, solver)
     witness, lower, certificate = state

@@ -14,7 +14,29 @@ __all__ = ["transitive_sequence", "is_transitive_sequence", "binary_cover", "log
 
 
 def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
-    """Whether ``sequence`` lists distinct vertices with ``(v_i, v_l) ∈ E`` for all ``i < l``."""
+    """Whether ``sequence`` is a transitive sequence: distinct vertices with
+    ``(v_i, v_l) ∈ E`` for all ``i < l``.
+
+    Such a sequence of ``m`` vertices proves ``χ_hub ≥ ⌈log₂ m⌉`` (:func:`transitive_sequence`).
+    Vertices outside ``0..N-1`` make the answer ``False``.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    sequence : iterable of int
+        The vertices ``v_1..v_m``, in order.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> g = transitive_tournament(4)
+    >>> is_transitive_sequence(g, [0, 1, 3]), is_transitive_sequence(g, [1, 0])
+    (True, False)
+    """
     seq = [int(v) for v in sequence]
     if len(set(seq)) != len(seq) or any(not 0 <= v < digraph.n for v in seq):
         return False
@@ -39,6 +61,22 @@ def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
     (1985), Theorem 1.1, with ``r_j = s_j = 1``) gives ``m ≤ Π_j C(2, 1) = 2^h``.
     ``deadline`` (``time.monotonic()`` seconds) ends the tries early: the longest sequence
     found so far is returned.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    tries : int
+        Greedy runs: the first deterministic, the others with random tie-breaks (at least
+        one is made).
+    rng : int or numpy.random.Generator
+        Seed or generator of the tie-breaks.
+    deadline : float, optional
+        A ``time.monotonic()`` deadline; ``None`` for no limit.
+
+    Returns
+    -------
+    list of int
+        The longest sequence found (every digraph with a vertex has one of length ``≥ 1``).
 
     Examples
     --------
@@ -70,6 +108,24 @@ def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
 
 
 def log2_ceil(m: int) -> int:
+    """``⌈log₂ m⌉``, the lower bound on ``χ_hub`` from a transitive sequence of ``m`` vertices.
+
+    Exact integer arithmetic (``(m − 1).bit_length()``); ``0`` for ``m ≤ 1``.
+
+    Parameters
+    ----------
+    m : int
+        Length of the sequence.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> [log2_ceil(m) for m in range(0, 10)]
+    [0, 0, 1, 2, 2, 3, 3, 3, 3, 4]
+    """
     return (m - 1).bit_length() if m > 0 else 0
 
 
@@ -77,7 +133,34 @@ def binary_cover(digraph: AttentionDigraph, order: list[int]) -> HubExtension | 
     """``⌈log₂ N⌉`` difunctional relations for a transitive tournament on ``order`` (all
     vertices), or a complete digraph: relation ``j`` joins, for each prefix of the positions'
     binary digits above ``j``, the half with digit ``j`` = 0 to the half with 1 (and back,
-    when the digraph has every pair both ways). ``None`` unless it covers ``E`` exactly."""
+    when the digraph has every pair both ways). ``None`` unless it covers ``E`` exactly.
+
+    The colored hub extension meets the lower bound ``⌈log₂ N⌉`` of the transitive sequence
+    ``order``, so it proves ``χ_hub = ⌈log₂ N⌉`` on these families.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    order : list of int
+        All ``N`` vertices, in the order of a transitive sequence
+        (:func:`transitive_sequence`).
+
+    Returns
+    -------
+    HubExtension or None
+        A colored hub extension of ``digraph`` with color ``j`` on relation ``j``
+        (validated), or ``None`` when ``order`` does not list ``N ≥ 2`` vertices or the
+        construction does not cover ``E`` exactly.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import directed_cycle, transitive_tournament
+    >>> g = transitive_tournament(4)
+    >>> binary_cover(g, [0, 1, 2, 3]).n_colors
+    2
+    >>> binary_cover(directed_cycle(4), [0, 1, 2, 3]) is None
+    True
+    """
     n = len(order)
     if n != digraph.n or n < 2:
         return None
