@@ -12,7 +12,7 @@ from ..invariants import (
     hub_pareto_front,
     real_rank,
 )
-from .options import digraph_from, time_limit_from
+from .options import digraph_from
 from .output import library_version, table, write_json
 
 __all__ = ["run"]
@@ -76,7 +76,6 @@ def run(args, out, err) -> int:
     transformer-dynamics: error: this family needs --m B
     """
     start = time.monotonic()
-    time_limit_from(args)
     digraph, planted = digraph_from(args)
 
     def share(fraction):

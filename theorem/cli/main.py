@@ -11,19 +11,36 @@ from manifolds import ManifoldError
 from ..errors import TheoremError
 from . import figures, invariants, simulate, verify
 from . import spaces as spaces_command
-from .options import digraph_arguments, output_arguments
+from .options import digraph_arguments, output_arguments, positive_float, positive_int, real, seed
 from .output import library_version
 
 __all__ = ["main"]
 
 
+#: Exit codes (docs/conventions.md#command-line).
+PASSED, FAILED, BAD_INPUT, TIME_LIMIT, INTERNAL_ERROR, INTERRUPTED = 0, 1, 2, 3, 4, 130
+
+
+class _UsageError(Exception):
+    """An argument argparse refused; ``main`` prints it as one line (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised for ``main`` to print as one line (no usage block)."""
+
+    def error(self, message):
+        raise _UsageError(f"{message} (see {self.prog} --help)")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="transformer-dynamics",
         description="The geometry of 'On Transformer Dynamics', executable and verified.",
     )
     parser.add_argument("--version", action="version",
                         version=f"transformer-dynamics {library_version()}")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error, show the Python traceback")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     spaces = sub.add_parser(
         "spaces", help="the homogeneous spaces, their conventions and admissible embeddings",
@@ -32,9 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     spaces.add_argument("--space", action="append", metavar="SPACE",
                         help="sphere:D, projective:D or grassmannian:N,K (repeatable; default: "
                              + ", ".join(spaces_command.DEFAULT_SPACES) + ")")
-    spaces.add_argument("--n-points", type=int, default=12, metavar="N",
+    spaces.add_argument("--n-points", type=positive_int, default=12, metavar="N",
                         help="points per embedding (default 12)")
-    spaces.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    spaces.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     output_arguments(spaces)
     spaces.set_defaults(run=spaces_command.run)
 
@@ -42,8 +59,8 @@ def _parser() -> argparse.ArgumentParser:
         "invariants", help="b, hub-chromatic index, chromatic index, Pareto front of a digraph",
         description="Exact invariants of an attention digraph with witnesses and certificates.")
     digraph_arguments(inv, required=True)
-    inv.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    inv.add_argument("--time-limit", type=float, metavar="S", default=120.0,
+    inv.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
+    inv.add_argument("--time-limit", type=positive_float, metavar="S", default=120.0,
                      help="wall-clock budget of the whole command, seconds (default 120: "
                           "the command never hangs; unproved bounds exit with code 3)")
     output_arguments(inv)
@@ -59,8 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     ver.add_argument("--space", action="append", metavar="SPACE",
                      help="sphere:D, projective:D or grassmannian:N,K (repeatable; default: "
                           + ", ".join(verify.SUITE_SPACES) + ")")
-    ver.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    ver.add_argument("--time-limit", type=float, metavar="S", default=120.0,
+    ver.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
+    ver.add_argument("--time-limit", type=positive_float, metavar="S", default=120.0,
                      help="wall-clock budget of the whole command, seconds (default 120); the "
                           "invariant solves get a third of each digraph's share, and an extension "
                           "not proved fewest is still verified; covers left when it runs out are "
@@ -73,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Write the paper's two examples beside their colored hub extensions and "
                     "heat maps of a verified density cover's weights over S^2.")
     fig.add_argument("--out", required=True, metavar="DIR", help="folder for the PNGs")
-    fig.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    fig.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     fig.set_defaults(run=figures.run)
 
     sim = sub.add_parser(
@@ -81,24 +98,24 @@ def _parser() -> argparse.ArgumentParser:
         description="Integrate SA or USA (Q = K = V = I) from random starts and report the "
                     "clusters over time, the energy E_beta and the checks.")
     sim.add_argument("--space", default="sphere:2", help="sphere:D (default sphere:2)")
-    sim.add_argument("--tokens", type=int, default=32, metavar="N", help="tokens (default 32)")
-    sim.add_argument("--beta", type=float, default=1.0, help="inverse temperature (default 1)")
+    sim.add_argument("--tokens", type=positive_int, default=32, metavar="N", help="tokens (default 32)")
+    sim.add_argument("--beta", type=real, default=1.0, help="inverse temperature (default 1)")
     sim.add_argument("--normalization", choices=["softmax", "mean"], default="softmax",
                      help="SA (softmax, default) or USA (mean)")
     sim.add_argument("--clock", choices=["physical", "rescaled"], default="physical",
                      help="USA only: rescaled time s = e^beta t (needed past beta = 700)")
-    sim.add_argument("--t-final", type=float, default=20.0, metavar="T", help="horizon (default 20)")
-    sim.add_argument("--dt", type=float, default=0.05, help="step (default 0.05)")
+    sim.add_argument("--t-final", type=positive_float, default=20.0, metavar="T", help="horizon (default 20)")
+    sim.add_argument("--dt", type=positive_float, default=0.05, help="step (default 0.05)")
     sim.add_argument("--method", choices=["euler", "heun", "rk4"], default="rk4")
-    sim.add_argument("--record-every", type=int, default=5, metavar="K",
+    sim.add_argument("--record-every", type=positive_int, default=5, metavar="K",
                      help="record every K steps (default 5)")
-    sim.add_argument("--systems", type=int, default=8, metavar="B",
+    sim.add_argument("--systems", type=positive_int, default=8, metavar="B",
                      help="independent random starts (default 8)")
-    sim.add_argument("--threshold", type=float, default=0.1,
+    sim.add_argument("--threshold", type=positive_float, default=0.1,
                      help="cluster linkage distance, radians (default 0.1)")
-    sim.add_argument("--eps", type=float, default=1e-3,
+    sim.add_argument("--eps", type=positive_float, default=1e-3,
                      help="collapse: every inner product >= 1 - eps (default 1e-3)")
-    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     sim.add_argument("--plot", metavar="FILE", help="write the clustering figure (plot extra)")
     output_arguments(sim)
     sim.set_defaults(run=simulate.run)
@@ -109,10 +126,14 @@ def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
     """Run the ``transformer-dynamics`` command line: parse ``argv``, run the command, return
     its exit code.
 
-    Bad input the library refuses (its :class:`~theorem.errors.TheoremError`,
-    ``ManifoldError`` and ``LawError``, and ``TypeError``, ``OSError``, ``ImportError``) is
-    reported as one line on ``err``, ``transformer-dynamics: error: ...``, with exit code 2
-    and no traceback (docs/conventions.md#command-line).
+    Bad input is reported as one line on ``err``, ``transformer-dynamics: error: ...``, with
+    exit code 2 and no traceback (docs/conventions.md#command-line). Bad input is an argument
+    argparse refuses (a wrong type, a negative seed, a non-finite number, a missing option)
+    or an error the library raises for it: its :class:`~theorem.errors.TheoremError`,
+    ``ManifoldError`` and ``LawError``, or ``OSError`` and ``ImportError``. Any other
+    exception is a bug. It gets one line too, ``transformer-dynamics: internal error: ...``,
+    and exit code 4. ``--debug`` shows its traceback instead. Ctrl-C prints
+    ``transformer-dynamics: interrupted`` and exits 130.
 
     Parameters
     ----------
@@ -128,13 +149,14 @@ def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
     -------
     int
         The exit code: 0 every check passed (or everything proved), 1 a check failed, 2 bad
-        input, 3 the time limit left something unproved or unverified.
+        input, 3 the time limit left something unproved or unverified, 4 an internal error
+        (a bug), 130 interrupted.
 
     Raises
     ------
     SystemExit
-        From :mod:`argparse`, for ``--help``, ``--version``, or arguments it cannot parse
-        (code 2; it writes to ``sys.stdout``/``sys.stderr``, not to ``out``/``err``).
+        From :mod:`argparse`, for ``--help`` and ``--version`` (code 0; it writes to
+        ``sys.stdout``, not to ``out``).
 
     Examples
     --------
@@ -154,10 +176,22 @@ def main(argv: list[str] | None = None, *, out=None, err=None) -> int:
     """
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
-    parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except _UsageError as exc:
+        print(f"transformer-dynamics: error: {exc}", file=err)
+        return BAD_INPUT
     try:
         return args.run(args, out, err)
-    except (ManifoldError, TheoremError, LawError, TypeError, OSError, ImportError) as exc:
+    except (ManifoldError, TheoremError, LawError, OSError, ImportError) as exc:
         print(f"transformer-dynamics: error: {exc}", file=err)
-        return 2
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        print("transformer-dynamics: interrupted", file=err)
+        return INTERRUPTED
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(f"transformer-dynamics: internal error: {type(exc).__name__}: {exc} (a bug; "
+              "run again with --debug for the traceback and report it)", file=err)
+        return INTERNAL_ERROR

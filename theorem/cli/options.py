@@ -3,13 +3,139 @@ N [--m M]``) and the output (``--json``, ``--progress``)."""
 
 from __future__ import annotations
 
+import argparse
+import math
+
 from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.families import FAMILIES, named_family
 from ..digraphs.random_hub import random_hub_extension
 from ..errors import TheoremError
-from ..sat.budget import deadline_after
 
-__all__ = ["digraph_arguments", "output_arguments", "digraph_from", "time_limit_from"]
+__all__ = ["digraph_arguments", "output_arguments", "digraph_from", "seed",
+           "positive_int", "positive_float", "real"]
+
+
+def _number(text: str, kind, test, wanted: str):
+    """``kind(text)`` when ``test`` holds of it, else the argparse error naming ``wanted``."""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not test(value):
+        raise argparse.ArgumentTypeError(f"must be {wanted}, got {text!r}")
+    return value
+
+
+def _describe(options: list[str]) -> str:
+    return "describes" if len(options) == 1 else "describe"
+
+
+def seed(text: str) -> int:
+    """An argparse type: a random seed, an integer ``≥ 0`` (what numpy accepts).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For anything else; argparse reports it (exit code 2).
+
+    Examples
+    --------
+    >>> seed("7")
+    7
+    >>> seed("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer ≥ 0, got '-1'
+    """
+    return _number(text, int, lambda v: v >= 0, "an integer ≥ 0")
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer ``≥ 1`` (a count).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For anything else (``0``, ``-3``, ``1e9``, ``2.5``).
+
+    Examples
+    --------
+    >>> positive_int("12")
+    12
+    >>> positive_int("1e9")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be an integer ≥ 1, got '1e9'
+    """
+    return _number(text, int, lambda v: v >= 1, "an integer ≥ 1")
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number ``> 0`` (a step, a horizon, a threshold).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For ``0``, negative numbers, ``nan`` and ``inf``.
+
+    Examples
+    --------
+    >>> positive_float("0.05")
+    0.05
+    >>> positive_float("nan")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a finite number > 0, got 'nan'
+    """
+    return _number(text, float, lambda v: math.isfinite(v) and v > 0, "a finite number > 0")
+
+
+def real(text: str) -> float:
+    """An argparse type: a finite number (``nan`` and ``inf`` refused).
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For ``nan``, ``inf`` and what is not a number.
+
+    Examples
+    --------
+    >>> real("-2.5")
+    -2.5
+    """
+    return _number(text, float, math.isfinite, "a finite number")
 
 
 def digraph_from(args):
@@ -53,8 +179,21 @@ def digraph_from(args):
     >>> planted.validate(g); g.n
     10
     """
+    family_only = [f"--{name}" for name in ("n", "m", "hubs", "p")
+                   if getattr(args, name) is not None]
     if args.digraph:
+        if family_only:
+            raise TheoremError(f"{', '.join(family_only)} {_describe(family_only)} a --family; "
+                               "with --digraph FILE leave them out (the file gives the digraph)")
         return AttentionDigraph.read(args.digraph, drop_loops=args.drop_loops), None
+    if args.family is None:
+        raise TheoremError(f"{', '.join(family_only)} {_describe(family_only)} a digraph family; add "
+                           "--family NAME (or give --digraph FILE instead)")
+    if args.family != "random-hub" and (args.hubs is not None or args.p is not None):
+        raise TheoremError(f"--hubs and --p are options of --family random-hub, not of "
+                           f"--family {args.family}")
+    if args.drop_loops:
+        raise TheoremError("--drop-loops applies to --digraph FILE; the families have no loops")
     if args.n is None:
         raise TheoremError(f"--family {args.family} needs --n N")
     if args.family == "random-hub":
@@ -91,10 +230,10 @@ def digraph_arguments(parser, *, required: bool) -> None:
     source.add_argument("--digraph", metavar="FILE",
                         help="edge list ('u v' lines, '#' comments) or .json")
     source.add_argument("--family", choices=sorted(FAMILIES) + ["random-hub"])
-    parser.add_argument("--n", type=int, help="vertices (complete-bipartite: |A|)")
-    parser.add_argument("--m", type=int, help="second parameter: B, W, S or BLOCK")
-    parser.add_argument("--hubs", type=int, help="random-hub: number of hubs")
-    parser.add_argument("--p", type=float, help="random-hub: join probability")
+    parser.add_argument("--n", type=positive_int, help="vertices (complete-bipartite: |A|)")
+    parser.add_argument("--m", type=positive_int, help="second parameter: B, W, S or BLOCK")
+    parser.add_argument("--hubs", type=positive_int, help="random-hub: number of hubs")
+    parser.add_argument("--p", type=real, help="random-hub: join probability")
     parser.add_argument("--drop-loops", action="store_true", help="drop loops read from --digraph")
 
 
@@ -121,41 +260,3 @@ def output_arguments(parser) -> None:
                         help="print exactly one JSON object on standard output")
     parser.add_argument("--progress", action="store_true",
                         help="with --json, still report progress on standard error")
-
-
-def time_limit_from(args) -> float:
-    """The ``--time-limit`` option, checked: the wall-clock budget, in seconds, of the whole
-    command (docs/conventions.md#command-line).
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        With ``time_limit``.
-
-    Returns
-    -------
-    float
-        ``args.time_limit``, unchanged.
-
-    Raises
-    ------
-    TheoremError
-        ``time_limit`` is not a positive, finite number of seconds (0, negative, NaN or
-        infinite).
-
-    Examples
-    --------
-    >>> from argparse import Namespace
-    >>> time_limit_from(Namespace(time_limit=30.0))
-    30.0
-    >>> time_limit_from(Namespace(time_limit=float("inf")))
-    Traceback (most recent call last):
-    ...
-    theorem.errors.TheoremError: --time-limit must be a positive, finite number of seconds, got inf
-    """
-    try:
-        deadline_after(args.time_limit)
-    except TheoremError:
-        raise TheoremError(f"--time-limit must be a positive, finite number of seconds, "
-                           f"got {args.time_limit}") from None
-    return args.time_limit

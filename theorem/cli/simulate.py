@@ -17,6 +17,10 @@ from manifolds import parse_space, space_spec
 
 from .output import library_version, progress_bar, table, write_json
 
+#: The most attention weights (``systems × tokens²``) one step may hold: 2^27, 1 GiB in
+#: float64 per array; a step needs several, and a run beyond it takes minutes per unit time.
+MAX_ATTENTION_ENTRIES = 2**27
+
 __all__ = ["run"]
 
 
@@ -50,8 +54,9 @@ def run(args, out, err) -> int:
     Raises
     ------
     LawError
-        ``--space`` is not a sphere, or ``--tokens``, ``--systems`` or ``--record-every`` is
-        below 1 (``main`` reports it, exit code 2).
+        ``--space`` is not a sphere, or ``--systems × --tokens²`` (the attention weights of
+        one step) is above :data:`MAX_ATTENTION_ENTRIES` (``main`` reports it, exit code 2;
+        argparse refuses counts below 1 and non-finite numbers).
 
     Examples
     --------
@@ -73,9 +78,13 @@ def run(args, out, err) -> int:
     space = parse_space(args.space)
     if space.model != "sphere":
         raise LawError(f"simulate runs self-attention on spheres; got {args.space} (use sphere:D)")
-    for name in ("tokens", "systems", "record_every"):
-        if getattr(args, name) < 1:
-            raise LawError(f"--{name.replace('_', '-')} must be at least 1")
+    entries = args.systems * args.tokens ** 2
+    if entries > MAX_ATTENTION_ENTRIES:
+        raise LawError(
+            f"--systems {args.systems} × --tokens {args.tokens}² = {entries:.3g} attention "
+            f"weights per step, above {MAX_ATTENTION_ENTRIES:.3g} (each array of them takes "
+            f"{8 * entries / 2**30:.3g} GiB and a step needs several); lower --tokens or "
+            "--systems")
     sa = SelfAttention(args.beta, normalization=args.normalization, clock=args.clock)
     x0 = space.random_point(args.systems * args.tokens, rng=args.seed).reshape(
         args.systems, args.tokens, space.dim + 1)

@@ -10,7 +10,7 @@ from ..covers import construct_density_cover, verify_density_cover
 from ..digraphs import complete_bipartite, random_hub_extension, transitive_tournament
 from ..invariants import hub_pareto_front
 from ..sat.budget import anytime
-from .options import digraph_from, time_limit_from
+from .options import digraph_from
 from .output import library_version, table, write_json
 
 __all__ = ["run"]
@@ -21,9 +21,11 @@ SUITE_SPACES = ("sphere:2", "projective:2", "grassmannian:4,2")
 
 def _suite(args):
     """The digraphs to verify: the given one, or the paper's examples and a random hub digraph."""
-    if args.digraph or args.family:
+    if args.digraph or args.family or any(
+            getattr(args, name) is not None for name in ("n", "m", "hubs", "p")):
+        digraph = digraph_from(args)[0]         # refuses family options without --family
         name = args.digraph or f"{args.family} {args.n}" + (f",{args.m}" if args.m else "")
-        return [(name, digraph_from(args)[0])]
+        return [(name, digraph)]
     random_hub, _ = random_hub_extension(12, 4, 0.4, rng=args.seed)
     return [("transitive-tournament 3", transitive_tournament(3)),
             ("complete-bipartite 3,4", complete_bipartite(3, 4)),
@@ -72,7 +74,6 @@ def run(args, out, err) -> int:
     transformer-dynamics: error: --time-limit must be a positive, finite number of seconds, got 0.0
     """
     start, start_mono = time.perf_counter(), time.monotonic()
-    time_limit_from(args)
     digraphs = _suite(args)
     spaces = [parse_space(s) for s in (args.space or SUITE_SPACES)]
     show = not args.json or args.progress

@@ -170,6 +170,8 @@ def _child(send, work, args) -> None:
     """The forked child: run ``work``, send its reports and how it ended, exit at once."""
     global _IN_CHILD
     code = 0
+    # Ctrl-C is the parent's to handle: it kills this child on its way out
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         if not _IN_CHILD:  # the outermost child leads a process group: one kill ends it all
             os.setpgid(0, 0)

@@ -1,0 +1,120 @@
+"""Every command against a table of bad inputs: one line on standard error, no traceback, the
+documented exit code (docs/conventions.md#command-line), within a few seconds each."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from theorem.cli import main as cli_main
+
+#: (arguments, exit code, a fragment of the one line on standard error)
+CASES = [
+    # arguments argparse refuses
+    (["bogus"], 2, "invalid choice: 'bogus'"),
+    (["spaces", "--seed", "-1"], 2, "--seed: must be an integer ≥ 0, got '-1'"),
+    (["verify", "--seed", "-1"], 2, "--seed: must be an integer ≥ 0"),
+    (["simulate", "--seed", "-1"], 2, "--seed: must be an integer ≥ 0"),
+    (["figures", "--out", "never-made", "--seed", "-1"], 2, "--seed: must be an integer ≥ 0"),
+    (["invariants", "--family", "random-hub", "--n", "5", "--hubs", "2", "--p", "0.5",
+      "--seed", "-1"], 2, "--seed: must be an integer ≥ 0"),
+    (["spaces", "--n-points", "1e9"], 2, "--n-points: must be an integer ≥ 1, got '1e9'"),
+    (["spaces", "--n-points", "0"], 2, "--n-points: must be an integer ≥ 1"),
+    (["simulate", "--tokens", "1e9"], 2, "--tokens: must be an integer ≥ 1"),
+    (["simulate", "--systems", "1e9"], 2, "--systems: must be an integer ≥ 1"),
+    (["simulate", "--tokens", "0"], 2, "--tokens: must be an integer ≥ 1"),
+    (["simulate", "--record-every", "0"], 2, "--record-every: must be an integer ≥ 1"),
+    (["invariants", "--family", "transitive-tournament", "--n", "1e9"], 2,
+     "--n: must be an integer ≥ 1, got '1e9'"),
+    (["simulate", "--threshold", "nan"], 2, "--threshold: must be a finite number > 0"),
+    (["simulate", "--threshold", "-1"], 2, "--threshold: must be a finite number > 0"),
+    (["simulate", "--eps", "-1"], 2, "--eps: must be a finite number > 0"),
+    (["simulate", "--eps", "nan"], 2, "--eps: must be a finite number > 0"),
+    (["simulate", "--dt", "0"], 2, "--dt: must be a finite number > 0"),
+    (["simulate", "--t-final", "inf"], 2, "--t-final: must be a finite number > 0"),
+    (["simulate", "--beta", "nan"], 2, "--beta: must be a finite number"),
+    (["invariants", "--family", "cycle", "--n", "4", "--time-limit", "abc"], 2,
+     "--time-limit: must be a finite number > 0"),
+    *[([*command, "--time-limit", limit], 2, "--time-limit: must be a finite number > 0")
+      for command in (["invariants", "--family", "cycle", "--n", "4"], ["verify"])
+      for limit in ("0", "-1", "nan", "inf")],
+    # options the rest of the command line makes meaningless
+    (["invariants", "--family", "cycle", "--n", "5", "--hubs", "3"], 2,
+     "--hubs and --p are options of --family random-hub"),
+    (["invariants", "--digraph", "DIGRAPH", "--n", "5"], 2, "--n describes a --family"),
+    (["verify", "--n", "5"], 2, "--n describes a digraph family; add --family NAME"),
+    (["invariants", "--family", "cycle", "--n", "4", "--drop-loops"], 2,
+     "--drop-loops applies to --digraph FILE"),
+    # sizes beyond what a run can hold
+    (["simulate", "--tokens", "5000"], 2, "attention weights per step"),
+    # errors the library raises for the input
+    (["spaces", "--space", "torus:2"], 2, "sphere:D, projective:D or grassmannian:N,K"),
+    (["invariants", "--digraph", "/nonexistent/file.txt"], 2, "No such file"),
+    (["invariants", "--family", "strided", "--n", "5"], 2, "needs --m"),
+    (["invariants", "--family", "cycle", "--n", "1"], 2, "n must be at least 2"),
+    (["simulate", "--space", "projective:2"], 2, "use sphere:D"),
+]
+
+
+def _argv(argv, tmp_path):
+    path = tmp_path / "t3.txt"
+    path.write_text("0 1\n0 2\n1 2\n")
+    return [str(path) if a == "DIGRAPH" else a for a in argv]
+
+
+@pytest.mark.parametrize("argv, code, message", CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_bad_input_is_one_line_and_its_exit_code(run, tmp_path, argv, code, message):
+    start = time.perf_counter()
+    got, out, err = run(*_argv(argv, tmp_path))
+    assert got == code and out == ""
+    assert err.count("\n") == 1 and err.startswith("transformer-dynamics: error: "), err
+    assert message in err
+    assert time.perf_counter() - start < 5
+
+
+def test_an_internal_error_is_one_line_exit_4_and_debug_shows_it(run, monkeypatch):
+    from theorem.cli import spaces
+
+    def broken(args, out, err):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(spaces, "run", broken)
+    code, out, err = run("spaces")
+    assert code == 4 and out == "" and err.count("\n") == 1
+    assert err.startswith("transformer-dynamics: internal error: RuntimeError: a bug")
+    assert "--debug" in err
+    with pytest.raises(RuntimeError, match="a bug"):
+        cli_main(["--debug", "spaces"])
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (Linux ``/proc``)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        found |= {int(c) for c in (task / "children").read_text().split()}
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_is_one_line_exit_130_and_no_child_left():
+    command = [sys.executable, "-m", "theorem.cli", "invariants", "--family", "random-hub",
+               "--n", "60", "--hubs", "14", "--p", "0.35", "--time-limit", "60"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True, text=True)
+    assert process.stderr.readline().startswith("computing")   # it has started its work
+    deadline = time.monotonic() + 10
+    while not (children := _children(process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert children, "the search runs in a child process"
+    os.killpg(process.pid, signal.SIGINT)      # what Ctrl-C sends: the foreground group
+    _, err = process.communicate(timeout=20)
+    assert process.returncode == 130
+    assert err.strip().splitlines()[-1] == "transformer-dynamics: interrupted"
+    assert "Traceback" not in err
+    for child in children:                     # the SAT children died with it
+        assert not Path(f"/proc/{child}").exists() or "Z" in Path(
+            f"/proc/{child}/stat").read_text().split()[2]
