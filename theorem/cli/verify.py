@@ -71,7 +71,7 @@ def run(args, out, err) -> int:
     >>> main(["verify", "--time-limit", "0"], out=io.StringIO(), err=err)
     2
     >>> print(err.getvalue(), end="")
-    transformer-dynamics: error: --time-limit must be a positive, finite number of seconds, got 0.0
+    transformer-dynamics: error: argument --time-limit: must be a finite number > 0, got '0' (see transformer-dynamics verify --help)
     """
     start, start_mono = time.perf_counter(), time.monotonic()
     digraphs = _suite(args)
