@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from laws.drawing import finish_figure, require_pyplot
+from laws.drawing import require_pyplot
 
 from .digraphs.digraph import AttentionDigraph
 from .digraphs.hubs import HubExtension
@@ -14,14 +14,97 @@ from .errors import TheoremError
 __all__ = ["draw_hub_extension", "draw_density_cover"]
 
 
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    """``"1 hub"``, ``"2 hubs"``: ``number`` and ``noun``, plural (default ``noun + "s"``)
+    unless ``number`` is 1."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def _vertex_layout(digraph: AttentionDigraph) -> tuple[np.ndarray, bool]:
+    """Vertex positions ``(N, 2)``, and whether the digraph is drawn in two columns.
+
+    A digraph with edges where no vertex is both a source (an out-edge) and a target (an
+    in-edge) is drawn in two columns: sources left (``x = -1``, in vertex order), targets right
+    (``x = 1``, ordered by the mean row of their sources, to limit crossings), vertices with
+    no edge in a row below. Any other digraph: its vertices on the unit circle, vertex ``0``
+    on top, counterclockwise.
+    """
+    n, edges = digraph.n, digraph.edges
+    out_edge, in_edge = np.zeros(n, bool), np.zeros(n, bool)
+    out_edge[edges[:, 0]] = True
+    in_edge[edges[:, 1]] = True
+    if len(edges) == 0 or (out_edge & in_edge).any():
+        angle = 2 * np.pi * np.arange(n) / max(n, 1) + np.pi / 2
+        return np.stack([np.cos(angle), np.sin(angle)], axis=1), False
+    sources, isolated = np.flatnonzero(out_edge), np.flatnonzero(~out_edge & ~in_edge)
+    row = np.full(n, np.nan)
+    row[sources] = np.arange(len(sources))
+    targets = sorted(np.flatnonzero(in_edge).tolist(),
+                     key=lambda b: (row[edges[edges[:, 1] == b, 0]].mean(), b))
+    step = 2.0 / max(len(sources) - 1, len(targets) - 1, 1)
+    pos = np.zeros((n, 2))
+    for x, column in ((-1.0, sources), (1.0, targets)):
+        pos[column, 0] = x
+        pos[column, 1] = step * ((len(column) - 1) / 2 - np.arange(len(column)))
+    if len(isolated):
+        pos[isolated, 0] = np.linspace(-1, 1, len(isolated) + 2)[1:-1]
+        pos[isolated, 1] = pos[:, 1].min() - step
+    return pos, True
+
+
+def _separate(points: np.ndarray, gap: float, obstacles: np.ndarray, *,
+              vertical: bool = False) -> np.ndarray:
+    """``points`` moved apart until any two are at least ``gap`` apart, and each is at least
+    ``gap`` from every obstacle (pairwise pushes; ``vertical``: moves along ``y`` only).
+    Equal points are first fanned out in a fixed order, so the result is deterministic."""
+    pts = np.array(points, dtype=float)
+    for i in range(len(pts)):
+        while any(np.allclose(pts[i], pts[j]) for j in range(i)):
+            pts[i] += 1e-3 * (np.array([0.0, 1.0]) if vertical
+                              else np.array([np.cos(2.4 * i), np.sin(2.4 * i)]))
+    for _ in range(2000):
+        diff = pts[:, None] - pts[None]
+        dist = np.hypot(*np.moveaxis(diff, -1, 0))
+        np.fill_diagonal(dist, np.inf)
+        push = (0.5 * np.clip(gap - dist, 0, None) / np.maximum(dist, 1e-12))[..., None] * diff
+        away = pts[:, None] - obstacles[None]
+        far = np.hypot(*np.moveaxis(away, -1, 0))
+        push_away = (np.clip(gap - far, 0, None) / np.maximum(far, 1e-12))[..., None] * away
+        move = push.sum(axis=1) + push_away.sum(axis=1)
+        if vertical:
+            move[:, 0] = 0.0
+        if np.abs(move).max() < 1e-9:
+            break
+        pts += 1.05 * move
+    return pts
+
+
+def _hub_layout(extension: HubExtension, pos: np.ndarray, two_columns: bool) -> np.ndarray:
+    """Hub positions ``(n_hubs, 2)``, pairwise at least ``0.25`` apart.
+
+    A hub starts halfway between the mean of its sources and the mean of its targets (on the
+    middle column ``x = 0`` in the two-column layout, pulled toward the center on the circle),
+    then hubs too close to each other or to a vertex are pushed apart."""
+    start = np.array([0.5 * (pos[a].mean(axis=0) + pos[b].mean(axis=0))
+                      for a, b in extension.hubs]).reshape(-1, 2)
+    if two_columns:
+        start[:, 0] = 0.0
+    else:
+        start *= 0.6
+    return _separate(start, 0.25, pos, vertical=two_columns)
+
+
 def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, path=None):
     """Draw ``digraph`` (left) beside its hub extension (right), hubs filled with their colors.
 
-    Vertices sit on a circle in both panels; on the right each hub sits at the mean of its
-    sources' and targets' positions pulled toward the center, with arrows ``a → hub`` for
-    ``a ∈ A_p`` and ``hub → b`` for ``b ∈ B_p`` in the hub's color
-    (docs/conventions.md#hub-extensions-and-colorings); an uncolored extension is drawn in
-    one color. The extension is validated first.
+    Vertices sit at the same places in both panels: in two columns, sources left and targets
+    right, when the digraph is bipartite in the sense that no vertex is both a source and a
+    target (vertices without edges in a row below); otherwise on a circle, vertex ``0`` on
+    top. On the right each hub is a square between the mean of its sources and the mean of its
+    targets (on the middle column in the two-column layout), hubs pushed apart so that no two
+    share a spot, with arrows ``a → hub`` for ``a ∈ A_p`` and ``hub → b`` for ``b ∈ B_p`` in
+    the hub's color (docs/conventions.md#hub-extensions-and-colorings); an uncolored
+    extension is drawn in one color. The extension is validated first.
 
     Parameters
     ----------
@@ -34,7 +117,8 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
     Returns
     -------
     matplotlib.figure.Figure
-        Two panels: the digraph (left) and the hub extension (right).
+        Two panels: the digraph (left) and the hub extension (right), each titled with its
+        counts.
 
     Raises
     ------
@@ -49,44 +133,60 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import matplotlib.pyplot as plt
-    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.digraphs import complete_bipartite, transitive_tournament
     >>> ext = HubExtension([([0], [1, 2]), ([1], [2])], colors=[0, 1])
     >>> fig = draw_hub_extension(transitive_tournament(3), ext)
     >>> [ax.get_title() for ax in fig.axes]
     ['digraph: 3 vertices, 3 edges', 'hub extension: 2 hubs, 2 colors']
     >>> plt.close(fig)
+    >>> fig = draw_hub_extension(complete_bipartite(1, 2), HubExtension([([0], [1, 2])]))
+    >>> [ax.get_title() for ax in fig.axes]       # sources left, targets right
+    ['digraph: 3 vertices, 2 edges', 'hub extension: 1 hub, uncolored']
+    >>> plt.close(fig)
     """
     extension.validate(digraph)
     plt = require_pyplot()
+    from matplotlib.patches import FancyArrowPatch
+
     n = digraph.n
-    angle = 2 * np.pi * np.arange(n) / max(n, 1) + np.pi / 2
-    pos = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    pos, two_columns = _vertex_layout(digraph)
+    hubs = _hub_layout(extension, pos, two_columns)
     palette = plt.get_cmap("tab10")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 5))
-    arrow = dict(arrowstyle="-|>", shrinkA=9, shrinkB=9, lw=1.0)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 5.5))
+    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.02, top=0.9, wspace=0.04)
+
+    def arrow(ax, start, end, color):
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12,
+                                     shrinkA=10, shrinkB=10, lw=1.2, color=color, zorder=2))
+
     for a, b in digraph.edges.tolist():
-        left.annotate("", pos[b], pos[a], arrowprops=dict(arrow, color="0.3"))
+        arrow(left, pos[a], pos[b], "0.3")
     colors = extension.colors or [0] * extension.n_hubs
-    for p, ((sources, targets), c) in enumerate(zip(extension.hubs, colors)):
-        hub = 0.45 * pos[sources + targets].mean(axis=0)
+    for p, ((sources, targets), c, hub) in enumerate(zip(extension.hubs, colors, hubs)):
         color = palette(c % 10)
         for a in sources:
-            right.annotate("", hub, pos[a], arrowprops=dict(arrow, color=color))
+            arrow(right, pos[a], hub, color)
         for b in targets:
-            right.annotate("", pos[b], hub, arrowprops=dict(arrow, color=color))
-        right.scatter(*hub, s=160, marker="s", color=color, zorder=3)
-        right.annotate(f"h{p}", hub, ha="center", va="center", fontsize=7, color="white",
-                       zorder=4)
-    for ax, title in ((left, f"digraph: {n} vertices, {digraph.n_edges} edges"),
-                      (right, f"hub extension: {extension.n_hubs} hubs, "
-                              f"{extension.n_colors} colors")):
-        ax.scatter(pos[:, 0], pos[:, 1], s=220, color="white", edgecolor="black", zorder=3)
+            arrow(right, hub, pos[b], color)
+        right.scatter(*hub, s=200, marker="s", color=color, zorder=3)
+        right.text(*hub, f"h{p}", ha="center", va="center", fontsize=8, color="white",
+                   zorder=4)
+    colored = (_count(extension.n_colors, "color") if extension.colors is not None
+               else "uncolored")
+    everything = np.concatenate([pos, hubs])
+    low, high = everything.min(axis=0) - 0.2, everything.max(axis=0) + 0.2
+    for ax, title in ((left, f"digraph: {_count(n, 'vertex', 'vertices')}, "
+                             f"{_count(digraph.n_edges, 'edge')}"),
+                      (right, f"hub extension: {_count(extension.n_hubs, 'hub')}, {colored}")):
+        ax.scatter(pos[:, 0], pos[:, 1], s=260, color="white", edgecolor="black", zorder=3)
         for v, (x, y) in enumerate(pos):
-            ax.annotate(str(v), (x, y), ha="center", va="center", fontsize=8, zorder=4)
+            ax.text(x, y, str(v), ha="center", va="center", fontsize=9, zorder=4)
         ax.set_title(title)
-        ax.set_aspect("equal")
+        ax.set(xlim=(low[0], high[0]), ylim=(low[1], high[1]), aspect="equal")
         ax.axis("off")
-    return finish_figure(fig, path)
+    if path is not None:
+        fig.savefig(path, dpi=110)
+    return fig
 
 
 def draw_density_cover(cover, targets=None, *, path=None):
@@ -95,9 +195,10 @@ def draw_density_cover(cover, targets=None, *, path=None):
     For each target ``b`` (default: up to three vertices with in-edges) the weight ``j`` of
     a hub covering an edge into ``b`` is drawn over the whole sphere in longitude and latitude;
     it is ``1`` at the images of the sources ``a`` of the color-``j`` edges ``(a, b)`` (red
-    dots) and ``0`` near every other embedded vertex (black dots; ``b`` itself circled):
-    the exact strength of docs/conventions.md#density-covers, seen on one slice. Each panel
-    evaluates the weight on a 361 × 181 grid.
+    dots) and ``0`` near every other embedded vertex (white dots; ``b`` itself circled in
+    cyan): the exact strength of docs/conventions.md#density-covers, seen on one slice. Each
+    panel evaluates the weight on a 361 × 181 grid; panels run in two columns, with a legend
+    of the dots (in the spare cell, or under the panels) and a labelled color bar.
 
     Parameters
     ----------
@@ -113,7 +214,8 @@ def draw_density_cover(cover, targets=None, *, path=None):
     Returns
     -------
     matplotlib.figure.Figure
-        A panel per target, and a shared color bar.
+        A panel per target (titled ``β_j(x, α(b))``, in mathtext), a shared color bar and a
+        legend.
 
     Raises
     ------
@@ -138,7 +240,9 @@ def draw_density_cover(cover, targets=None, *, path=None):
     ...                       np.eye(3), BumpKernel(Sphere(2), np.pi / 4), rng=0)
     >>> fig = draw_density_cover(cover, targets=[2])
     >>> [ax.get_title() for ax in fig.axes if ax.get_title()]
-    ['β_0(x, α(2)): 1 at sources [0]']
+    ['$\\beta_{0}(x, \\alpha(2))$: 1 at sources [0]']
+    >>> fig.axes[-1].get_ylabel()                       # the color bar
+    'weight $\\beta_j(x, \\alpha(b))$'
     >>> plt.close(fig)
     """
     space = cover.space
@@ -159,9 +263,14 @@ def draw_density_cover(cover, targets=None, *, path=None):
     grid /= np.linalg.norm(grid, axis=-1, keepdims=True)
     p = cover.points
     p_lon, p_lat = np.arctan2(p[:, 1], p[:, 0]), np.arcsin(np.clip(p[:, 2], -1, 1))
-    fig, axes = plt.subplots(1, len(choices), figsize=(4.6 * len(choices) + 1, 2.9), squeeze=False,
-                             layout="constrained")
-    for ax, (j, b) in zip(axes[0], choices):
+    from matplotlib.lines import Line2D
+
+    ncols = min(len(choices), 2)
+    nrows = -(-len(choices) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.6 * ncols + 1.0, 3.0 * nrows + 0.5),
+                             squeeze=False, layout="constrained")
+    panels = axes.ravel()[:len(choices)]
+    for ax, (j, b) in zip(panels, choices):
         weight = cover.weights[j]
         values = weight.phi(grid) @ weight.psi(p[b])
         mesh = ax.pcolormesh(np.degrees(lon), np.degrees(lat), values, shading="auto",
@@ -169,14 +278,33 @@ def draw_density_cover(cover, targets=None, *, path=None):
         sources = [a for a, bb in cover.claims[j].tolist() if bb == b]
         others = [a for a in range(len(p)) if a not in sources]
         ax.scatter(np.degrees(p_lon[others]), np.degrees(p_lat[others]), color="white",
-                   edgecolor="black", s=18, zorder=3)
-        ax.scatter(np.degrees(p_lon[sources]), np.degrees(p_lat[sources]), color="red", s=22, zorder=4)
+                   edgecolor="black", s=24, zorder=3)
+        ax.scatter(np.degrees(p_lon[sources]), np.degrees(p_lat[sources]), color="red",
+                   edgecolor="white", linewidth=0.5, s=36, zorder=4)
         ax.scatter(np.degrees(p_lon[b]), np.degrees(p_lat[b]), facecolor="none", edgecolor="cyan",
-                   s=90, linewidth=1.5, zorder=5)
+                   s=130, linewidth=1.8, zorder=5)
         ax.set(xlabel="longitude (°)", ylabel="latitude (°)", aspect="equal",
-               title=f"β_{j}(x, α({b})): 1 at sources {sources}")
-        ax.title.set_fontsize(9)
-    fig.colorbar(mesh, ax=axes[0].tolist(), shrink=0.8)
+               xticks=np.arange(-180, 181, 90), yticks=np.arange(-90, 91, 45),
+               title=rf"$\beta_{{{j}}}(x, \alpha({b}))$: 1 at sources {sources}")
+    bar = fig.colorbar(mesh, ax=axes.ravel().tolist(), shrink=0.8, aspect=30)
+    bar.set_label(r"weight $\beta_j(x, \alpha(b))$")
+    handles = [
+        Line2D([], [], linestyle="none", marker="o", markersize=7, color="red",
+               markeredgecolor="white", label=r"sources $a$ of the color-$j$ edges $(a, b)$: "
+                                              r"$\beta_j = 1$"),
+        Line2D([], [], linestyle="none", marker="o", markersize=6, color="white",
+               markeredgecolor="black", label=r"other vertices: $\beta_j = 0$ nearby"),
+        Line2D([], [], linestyle="none", marker="o", markersize=11, markerfacecolor="none",
+               markeredgecolor="cyan", markeredgewidth=1.8, label=r"the target $b$"),
+    ]
+    spare = axes.ravel()[len(choices):]
+    for ax in spare:
+        ax.axis("off")
+    if len(spare):
+        spare[0].legend(handles=handles, loc="center", frameon=False, fontsize=11)
+    else:
+        fig.legend(handles=handles, loc="outside lower center", ncol=3 if ncols > 1 else 1,
+                   frameon=False, fontsize=11)
     if path is not None:
         fig.savefig(path, dpi=110)
     return fig

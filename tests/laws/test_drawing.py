@@ -1,13 +1,91 @@
 """The picture of κ and a_θ on S^2 (plot extra)."""
 
+import pathlib
+import re
+
 import numpy as np
 import pytest
 
-from laws import BumpKernel, IsotropicFamily
+from laws import BumpKernel, IsotropicFamily, LawError
 from manifolds import ProjectiveSpace, Sphere
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
+
+
+def _text_boxes(fig):
+    """``(what, window extent)`` of every text the figure draws: titles, texts, legends,
+    and the tick labels and labels of the axes that show their axis."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for ax in fig.axes:
+        boxes += [(t.get_text(), t.get_window_extent(renderer)) for t in [ax.title, *ax.texts]
+                  if t.get_text()]
+        if ax.get_legend() is not None:
+            boxes.append(("legend", ax.get_legend().get_window_extent(renderer)))
+        if ax.axison:
+            boxes += [("axis", axis.get_tightbbox(renderer)) for axis in (ax.xaxis, ax.yaxis)]
+    boxes += [("figure legend", legend.get_window_extent(renderer)) for legend in fig.legends]
+    return [(what, box) for what, box in boxes if box is not None and box.width > 0]
+
+
+def _outside_canvas(fig):
+    canvas = fig.bbox
+    return [what for what, box in _text_boxes(fig)
+            if box.x0 < canvas.x0 - 0.5 or box.y0 < canvas.y0 - 0.5
+            or box.x1 > canvas.x1 + 0.5 or box.y1 > canvas.y1 + 0.5]
+
+
+def _literal_subscripts(fig):
+    """Texts with an underscore outside ``$...$``, which matplotlib prints as ``_``."""
+    fig.canvas.draw()
+    texts = [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+    return [t for t in texts if "_" in re.sub(r"\$[^$]*\$", "", t)]
+
+
+def _sphere_box(ax):
+    """The unit sphere of a drawn 3-D panel, as a box in pixels."""
+    from matplotlib.transforms import Bbox
+    from mpl_toolkits.mplot3d import proj3d
+
+    u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 73), np.linspace(0, np.pi, 37))
+    x, y, _ = proj3d.proj_transform((np.cos(u) * np.sin(v)).ravel(),
+                                    (np.sin(u) * np.sin(v)).ravel(), np.cos(v).ravel(), ax.M)
+    pixels = ax.transData.transform(np.column_stack([x, y]))
+    return Bbox.from_extents(*pixels.min(axis=0), *pixels.max(axis=0))
+
+
+@pytest.mark.parametrize("name", ["clustering.png", "c.PDF", "c.svg", pathlib.Path("c.jpg")])
+def test_figure_paths_matplotlib_writes_pass(name, tmp_path):
+    from laws.drawing import check_figure_path
+
+    assert check_figure_path(name) == pathlib.Path(name)
+    assert check_figure_path(tmp_path / name) == tmp_path / name
+    assert not (tmp_path / name).exists()                      # nothing is written
+
+
+@pytest.mark.parametrize("name, complaint", [
+    ("out.txt", "does not write '.txt' files"),
+    ("out", "files without an extension"),
+    ("missing/out.png", "does not exist"),
+    (".", "files without an extension"),
+])
+def test_figure_paths_matplotlib_cannot_write_fail_first(name, complaint, tmp_path, monkeypatch):
+    from laws.drawing import check_figure_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.png").mkdir()
+    with pytest.raises(LawError, match=re.escape(complaint)) as info:
+        check_figure_path(name)
+    assert isinstance(info.value, ValueError)
+    if "extension" in str(info.value):
+        for supported in (".png", ".pdf", ".svg", ".eps"):          # the list, in the message
+            assert supported in str(info.value)
+    with pytest.raises(LawError, match="is a folder"):
+        check_figure_path("a.png")
+    with pytest.raises(TypeError, match="path-like"):
+        check_figure_path(3)
 
 
 def test_drawing_shows_support_and_front_zero_set(tmp_path):
@@ -22,6 +100,16 @@ def test_drawing_shows_support_and_front_zero_set(tmp_path):
     assert len(markers) == 1 and len(markers[0]._offsets3d[0]) == 1
     assert len(right.get_lines()) == 1                         # the support circle
     assert (tmp_path / "law.png").stat().st_size > 0
+    # κ has a labelled color bar; the legend stays clear of both spheres; texts on the canvas
+    assert any("kappa" in ax.get_ylabel() for ax in fig.axes)
+    (legend,) = fig.legends
+    fig.canvas.draw()
+    box = legend.get_window_extent()
+    for ax in fig.axes[:2]:
+        sphere = _sphere_box(ax)
+        assert sphere.height > 0.6 * fig.bbox.height
+        assert not box.overlaps(sphere)
+    assert _outside_canvas(fig) == [] and _literal_subscripts(fig) == []
     with pytest.raises(TypeError, match="Sphere"):
         draw_kernel_and_field(BumpKernel(ProjectiveSpace(2), 0.5), np.eye(3), np.eye(3))
     assert IsotropicFamily(s2).zero_set_distance(theta, c) == pytest.approx(np.pi / 2)
@@ -38,5 +126,8 @@ def test_clustering_figure_has_the_histogram_and_one_line_per_token(tmp_path):
     mesh = heat.collections[0]
     assert mesh.get_array().shape == (60, len(traj.times))      # 60 bins of ⟨x_i, x_j⟩ × times
     assert len(three_d.get_lines()) == 5
+    assert heat.get_ylabel().startswith("$")                    # mathtext, not a literal x_i
+    assert _literal_subscripts(fig) == [] and _outside_canvas(fig) == []
+    assert _sphere_box(three_d).height > 0.6 * fig.bbox.height  # the sphere fills its panel
     x7 = Sphere(7).random_point(4, rng=1).reshape(1, 4, 8)
     assert len(draw_clustering(integrate(SelfAttention(1.0), x7, t_final=1.0, dt=0.1)).axes) == 2

@@ -15,9 +15,11 @@ def run(args, out, err) -> int:
     """Run ``transformer-dynamics figures``: PNGs of the paper's examples and of a verified
     density cover (needs the ``plot`` extra).
 
-    Writes, in the folder ``--out`` (created if needed), the transitive tournament on 3
-    vertices and the complete bipartite digraph ``3 × 4``, each beside a colored hub extension
-    with ``χ_hub`` colors (:func:`~theorem.drawing.draw_hub_extension`), and the weights of a
+    Checks that matplotlib is installed before anything else (without it, an
+    ``ImportError`` says how to install the plot extra, and no folder is created). Writes, in
+    the folder ``--out`` (created if needed), the transitive tournament on 3 vertices and the
+    complete bipartite digraph ``3 × 4``, each beside a colored hub extension with ``χ_hub``
+    colors (:func:`~theorem.drawing.draw_hub_extension`), and the weights of a
     density cover of a random hub digraph over ``S^2``, verified first
     (:func:`~theorem.drawing.draw_density_cover`). Lists the files written on ``out``.
 
@@ -51,21 +53,22 @@ def run(args, out, err) -> int:
     """
     from pathlib import Path
 
+    from laws.drawing import check_figure_path, require_pyplot
     from theorem.drawing import draw_density_cover, draw_hub_extension
 
+    require_pyplot()                          # no matplotlib: fail before creating anything
     folder = Path(args.out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, g in (("tournament3", transitive_tournament(3)), ("bipartite3x4", complete_bipartite(3, 4))):
-        path = folder / f"{name}_hubs.png"
-        draw_hub_extension(g, hub_chromatic_index(g).witness, path=path)
-        written.append(path)
+    paths = {name: check_figure_path(folder / f"{name}.png")
+             for name in ("tournament3_hubs", "bipartite3x4_hubs", "density_cover_s2")}
+    for name, g in (("tournament3_hubs", transitive_tournament(3)),
+                    ("bipartite3x4_hubs", complete_bipartite(3, 4))):
+        draw_hub_extension(g, hub_chromatic_index(g).witness, path=paths[name])
     g, _ = random_hub_extension(12, 4, 0.4, rng=args.seed)
     cover = construct_density_cover(g, Sphere(2), "colors", rng=args.seed)
     report = verify_density_cover(cover, rng=args.seed)
-    path = folder / "density_cover_s2.png"
-    draw_density_cover(cover, path=path)
-    written.append(path)
+    draw_density_cover(cover, path=paths["density_cover_s2"])
+    written = list(paths.values())
     for path in written:
         print(f"wrote {path}", file=out)
     print(f"density cover of random-hub 12,4,0.4 (seed {args.seed}) on sphere:2: "

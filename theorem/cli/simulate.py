@@ -78,6 +78,10 @@ def run(args, out, err) -> int:
     space = parse_space(args.space)
     if space.model != "sphere":
         raise LawError(f"simulate runs self-attention on spheres; got {args.space} (use sphere:D)")
+    if args.plot:      # before the run: a figure it cannot write would waste it
+        from laws.drawing import check_figure_path
+
+        check_figure_path(args.plot)
     entries = args.systems * args.tokens ** 2
     if entries > MAX_ATTENTION_ENTRIES:
         raise LawError(

@@ -51,6 +51,8 @@ CASES = [
      "--drop-loops applies to --digraph FILE"),
     # sizes beyond what a run can hold
     (["simulate", "--tokens", "5000"], 2, "attention weights per step"),
+    (["simulate", "--plot", "out.txt"], 2, "matplotlib does not write '.txt' files; use one of"),
+    (["simulate", "--plot", "/nonexistent/folder/out.png"], 2, "folder"),
     # errors the library raises for the input
     (["spaces", "--space", "torus:2"], 2, "sphere:D, projective:D or grassmannian:N,K"),
     (["invariants", "--digraph", "/nonexistent/file.txt"], 2, "No such file"),
