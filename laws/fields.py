@@ -27,7 +27,15 @@ from itertools import combinations
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from manifolds import NonFiniteError, ShapeError, Space, as_generator, as_nonnegative
+from manifolds import (
+    NonFiniteError,
+    ShapeError,
+    Space,
+    as_generator,
+    as_nonnegative,
+    as_positive_integer,
+)
+from manifolds.validation import as_space
 
 from .errors import ZeroSetError
 from .report import Check, Report
@@ -69,7 +77,7 @@ class IsotropicFamily:
     Raises
     ------
     TypeError
-        When ``space`` has another model (or none).
+        When ``space`` is not a :class:`manifolds.Space`, or has another model.
 
     Examples
     --------
@@ -87,7 +95,8 @@ class IsotropicFamily:
     space: Space
 
     def __post_init__(self):
-        if getattr(self.space, "model", None) not in ("sphere", "projector"):
+        as_space(self.space)
+        if self.space.model not in ("sphere", "projector"):
             raise TypeError(
                 f"IsotropicFamily needs a space of model 'sphere' or 'projector' (a Sphere, "
                 f"ProjectiveSpace or Grassmannian), not {type(self.space).__name__}"
@@ -658,12 +667,22 @@ def check_isotropy(family: IsotropicFamily, rng=None, *, n_samples: int = 32) ->
         Rows ``"g·v(θ)_y = v(gθ)_{gy}"`` and ``"g·a_θ(y) = a_{gθ}(gy)"`` (the worst relative
         error and the sample attaining it); notes give the sample count and the group.
 
+    Raises
+    ------
+    TypeError
+        When ``family`` is not an :class:`IsotropicFamily`, or ``n_samples`` not an integer.
+    ParameterError
+        When ``n_samples`` is below 1.
+
     Examples
     --------
     >>> from manifolds import ProjectiveSpace
     >>> check_isotropy(IsotropicFamily(ProjectiveSpace(3)), rng=0).passed
     True
     """
+    if not isinstance(family, IsotropicFamily):
+        raise TypeError(f"family must be an IsotropicFamily, not {type(family).__name__}")
+    n_samples = as_positive_integer(n_samples, "n_samples")
     space = family.space
     gen = as_generator(rng)
     shape = space.ambient_shape

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from manifolds import ShapeError, as_generator, as_positive_integer
+from manifolds import ShapeError, as_generator, as_positive, as_positive_integer
+from manifolds.validation import as_space
 
 from .normal_coordinates import hessian, normal_chart, unit_coordinates
 from .errors import FeatureError, ZeroSetError
@@ -229,7 +230,8 @@ class InteractionLaw:
     Raises
     ------
     TypeError
-        When ``weight`` or ``field`` is not callable, or ``field`` has no ``space``.
+        When ``weight`` or ``field`` is not callable, or ``field`` has no ``space`` that is
+        a :class:`manifolds.Space`.
 
     Examples
     --------
@@ -252,6 +254,7 @@ class InteractionLaw:
             raise TypeError("weight and field must be callables β(x, y) and a(x, y)")
         if not hasattr(field, "space"):
             raise TypeError("field must carry its space (use IsotropicFamily.at(theta))")
+        as_space(field.space, "field.space")
         self.weight = weight
         self.field = field
         self.space = field.space
@@ -361,6 +364,11 @@ def strength_report(law: InteractionLaw, x0, y0, *, scale: float | None = None, 
 
     Raises
     ------
+    TypeError
+        When ``law`` is not an :class:`InteractionLaw`, ``n_directions`` not an integer or
+        ``scale`` not a real number.
+    ParameterError
+        When ``n_directions`` is below 1, or ``scale`` is not finite and positive.
     ShapeError
         When ``x0`` or ``y0`` is a batch of points rather than one point.
 
@@ -379,6 +387,9 @@ def strength_report(law: InteractionLaw, x0, y0, *, scale: float | None = None, 
     >>> report.passed, [c.name for c in report.failures()][:1]
     (False, ['local maximum at radius 0.00314'])
     """
+    if not isinstance(law, InteractionLaw):
+        raise TypeError(f"law must be an InteractionLaw, not {type(law).__name__}")
+    n_directions = as_positive_integer(n_directions, "n_directions")
     space = law.space
     nd = len(space.ambient_shape)
     x0 = space.check_points(x0, "x0")
@@ -388,7 +399,7 @@ def strength_report(law: InteractionLaw, x0, y0, *, scale: float | None = None, 
     gen = as_generator(rng)
     if scale is None:
         scale = law.scale if law.scale is not None else 0.1 * space.injectivity_radius
-    scale = float(scale)
+    scale = as_positive(scale, "scale")
     dim = space.dim
     chart_x, _ = normal_chart(space, x0)
     chart_y, _ = normal_chart(space, y0)

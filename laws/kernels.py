@@ -15,7 +15,8 @@ from typing import Callable
 
 import numpy as np
 
-from manifolds import ShapeError, Space, as_generator, as_real
+from manifolds import ShapeError, Space, as_generator, as_positive_integer, as_real
+from manifolds.validation import as_space
 
 from .normal_coordinates import hessian, normal_chart, unit_coordinates
 from .errors import LawError, RadiusError
@@ -129,8 +130,8 @@ class BumpKernel:
     LawError
         When ``profile`` names no profile of :data:`PROFILES`.
     TypeError
-        When ``profile`` is neither a name nor a :class:`Profile`, or ``radius`` is not a
-        real number.
+        When ``space`` is not a :class:`manifolds.Space`, ``profile`` is neither a name nor
+        a :class:`Profile`, or ``radius`` is not a real number.
 
     Examples
     --------
@@ -150,6 +151,7 @@ class BumpKernel:
     profile: Profile | str = "smooth"
 
     def __post_init__(self):
+        as_space(self.space)
         r = self.radius
         as_real(r, "radius", finite=False)
         limit = self.space.injectivity_radius
@@ -274,12 +276,22 @@ def check_kernel(kernel: BumpKernel, rng=None, *, n_points: int = 16) -> Report:
         ``"zero outside the ball"``, ``"Hessian = f''(0)/r² g"``; notes give the profile, its
         smoothness and whether it meets the theorem's hypothesis.
 
+    Raises
+    ------
+    TypeError
+        When ``kernel`` is not a :class:`BumpKernel`, or ``n_points`` not an integer.
+    ParameterError
+        When ``n_points`` is below 1.
+
     Examples
     --------
     >>> from manifolds import Grassmannian
     >>> check_kernel(BumpKernel(Grassmannian(4, 2), 0.4), rng=0).passed
     True
     """
+    if not isinstance(kernel, BumpKernel):
+        raise TypeError(f"kernel must be a BumpKernel, not {type(kernel).__name__}")
+    n_points = as_positive_integer(n_points, "n_points")
     space, r = kernel.space, kernel.radius
     gen = as_generator(rng)
     x = space.random_point(n_points, rng=gen)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from manifolds import Space
+from manifolds.validation import as_space
 
 __all__ = ["normal_chart", "unit_coordinates", "hessian"]
 
@@ -35,6 +36,12 @@ def normal_chart(space: Space, base: np.ndarray):
     basis : ndarray, shape ``(dim, *ambient_shape)`` (or ``(..., dim, *ambient_shape)``)
         The ``g``-orthonormal tangent basis ``E``.
 
+    Raises
+    ------
+    TypeError
+        When ``space`` is not a :class:`manifolds.Space`. Points off the space raise the
+        errors of :mod:`manifolds`.
+
     Examples
     --------
     >>> import numpy as np
@@ -46,6 +53,7 @@ def normal_chart(space: Space, base: np.ndarray):
     >>> round(float(sphere.dist(chart(np.array([0.3, 0.4])), [0.0, 0.0, 1.0])), 12)
     0.5
     """
+    as_space(space)
     basis = space.tangent_basis(base)
     base = space.check_points(base, "base")
     nd = len(space.ambient_shape)

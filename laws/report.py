@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .errors import LawError
+
 __all__ = ["Check", "Report"]
 
 _RELATIONS = ("<=", "<", ">", ">=")
@@ -39,8 +41,10 @@ class Check:
 
     Raises
     ------
-    ValueError
+    LawError
         When ``relation`` is not one of ``"<="``, ``"<"``, ``">"``, ``">="``.
+    TypeError
+        When ``value`` or ``bound`` is not a real number.
 
     Examples
     --------
@@ -57,10 +61,17 @@ class Check:
     where: str = ""
 
     def __post_init__(self):
-        if self.relation not in _RELATIONS:
-            raise ValueError(f"relation must be one of {_RELATIONS}, got {self.relation!r}")
-        object.__setattr__(self, "value", float(self.value))
-        object.__setattr__(self, "bound", float(self.bound))
+        if not isinstance(self.relation, str) or self.relation not in _RELATIONS:
+            raise LawError(f"Check {self.name!r}: relation must be one of {list(_RELATIONS)}, "
+                           f"got {self.relation!r}")
+        for attr in ("value", "bound"):
+            number = getattr(self, attr)
+            try:
+                number = float(number)
+            except (TypeError, ValueError):
+                raise TypeError(f"Check {self.name!r}: {attr} must be a real number, not "
+                                f"{type(number).__name__}") from None
+            object.__setattr__(self, attr, number)
 
     @property
     def margin(self) -> float:

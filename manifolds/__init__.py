@@ -31,8 +31,11 @@ from .validation import (
     as_positive_integer,
     as_probability,
     as_real,
+    as_real_array,
+    as_space,
     as_tolerance,
 )
+from ._checks import MAX_TANGENT_NORM
 from .embedding import Embedding, admissible_embedding, check_admissible, pairwise_distances
 from .grassmannian import Grassmannian
 from .projective import ProjectiveSpace
@@ -61,6 +64,9 @@ __all__ = [
     "as_probability",
     "as_tolerance",
     "as_choice",
+    "as_real_array",
+    "as_space",
+    "MAX_TANGENT_NORM",
     "ManifoldError",
     "ParameterError",
     "ShapeError",

@@ -17,6 +17,7 @@ from .errors import (
     NonFiniteError,
     NotOnManifoldError,
     NotTangentError,
+    ParameterError,
     ShapeError,
 )
 
@@ -120,13 +121,79 @@ def as_tangent(space, v, base: np.ndarray, name: str = "tangent_vec") -> np.ndar
     batch_shape(space, arr, base)
     with np.errstate(invalid="ignore", over="ignore"):
         deviation = space._tangent_deviation(arr, base)
+    deviation = rescaled_deviation(space, arr, base, deviation)
     check_tangency(space, arr, deviation, name)
     return arr
 
 
+def rescaled_deviation(space, arr: np.ndarray, base: np.ndarray, deviation: np.ndarray,
+                       redo: np.ndarray | None = None) -> np.ndarray:
+    """``deviation`` (the tangency measure of vectors ``arr`` at ``base``) recomputed on
+    ``v / m``, ``m`` the largest entry of ``v``, where ``|v|²`` may have overflowed.
+
+    ``redo`` marks those vectors; by default the ones whose measure is not finite or whose
+    largest entry exceeds ``1e150`` (their squares near the float64 limit). The measure is
+    relative to ``max(1, |v|)`` and ``m ≥ 1`` there, so ``v / m`` has the same measure. The
+    other entries, and all of them for ordinary input, are returned unchanged.
+    """
+    deviation = np.asarray(deviation)
+    if not np.isfinite(arr).all():
+        return deviation  # check_tangency locates the NaN / inf entry
+    axes = tuple(range(-len(space.ambient_shape), 0))
+    if redo is None:
+        if np.isfinite(deviation).all() and not np.abs(arr).max(initial=0.0) > _HUGE:
+            return deviation
+        largest = np.abs(arr).max(axis=axes) if arr.size else np.zeros(arr.shape[:arr.ndim - len(axes)])
+        redo = ~np.isfinite(deviation) | (largest > _HUGE)
+    if not np.any(redo):
+        return deviation
+    largest = np.abs(arr).max(axis=axes, keepdims=True)
+    scaled = arr / np.where(largest > 0, largest, 1.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        again = space._tangent_deviation(scaled, base)
+    return np.where(redo, again, deviation)
+
+
+#: Entries above this may overflow when squared and summed (``1e300`` per square).
+_HUGE = 1e150
+
+
+#: ``exp`` refuses tangent vectors longer than this (``|v|_g``): the end point of the geodesic
+#: is then known only to about ``8 |v| eps ≈ 2e-3`` (the rounding of ``v`` alone moves it by
+#: ``|v| eps / 2``); past ``π / eps ≈ 1.4e16`` nothing of ``|v|`` modulo the period is left,
+#: and ``|v|²`` overflows float64 past ``1.3e154``.
+MAX_TANGENT_NORM = 1e12
+
+
+def norm(space, v: np.ndarray) -> np.ndarray:
+    """``|v|_g`` without overflow: computed on ``v / m`` (``m`` the largest entry), times ``m``."""
+    axes = tuple(range(-len(space.ambient_shape), 0))
+    largest = np.abs(v).max(axis=axes)
+    safe = np.where(largest > 0, largest, 1.0)
+    scaled = v / safe.reshape(safe.shape + (1,) * len(axes))
+    return safe * np.sqrt(space._inner(scaled, scaled))
+
+
+def check_tangent_norm(space, v: np.ndarray, norm2: np.ndarray, name: str = "tangent_vec") -> None:
+    """Raise :class:`ParameterError` where ``norm2 = |v|_g²`` exceeds ``MAX_TANGENT_NORM²``
+    (``inf`` included: ``|v|²`` overflowed), naming the first such vector and its length."""
+    ok = np.asarray(norm2) <= MAX_TANGENT_NORM**2
+    if not ok.all():
+        where = first_false(ok)
+        length = float(norm(space, v[tuple(where) if where != "" else ()]))
+        raise ParameterError(
+            f"{name}{where} has length {length:.3g} > {MAX_TANGENT_NORM:g} (MAX_TANGENT_NORM): "
+            "exp is refused there, since rounding leaves the end of its geodesic undetermined "
+            f"(error bound 8|v| eps = {8 * length * np.finfo(float).eps:.2g} rad); scale the "
+            "vector down (on spheres exp_x(v) depends on |v| only modulo 2π)"
+        )
+
+
 def _raise_worst(deviation, atol, name, error, message) -> None:
     deviation = np.asarray(deviation)
-    if deviation.size and deviation.max() > atol:
+    if deviation.size and not (deviation <= atol).all():
+        # NaN (a measure that overflowed, inf − inf) counts as the worst
+        deviation = np.where(np.isnan(deviation), np.inf, deviation)
         index = np.unravel_index(np.argmax(deviation), deviation.shape)
         where = list(map(int, index)) if deviation.ndim else ""
         raise error(f"{name}{where} " + message.format(value=float(deviation[index])))

@@ -7,7 +7,16 @@ from functools import cached_property
 
 import numpy as np
 
-from ._checks import as_points, as_shaped, as_tangent, batch_shape, check_finite, first_false
+from ._checks import (
+    MAX_TANGENT_NORM,
+    as_points,
+    as_shaped,
+    as_tangent,
+    batch_shape,
+    check_finite,
+    check_tangent_norm,
+    first_false,
+)
 from .validation import as_count, as_dimension, as_generator, as_tolerance
 from .errors import CutLocusError, ParameterError
 from .space import Space
@@ -275,7 +284,9 @@ class Grassmannian(Space):
         With ``U`` a basis of ``P``, ``Δ = V U = Y Σ Wᵀ`` (thin SVD), the geodesic ends at the
         range of ``U W cos Σ + Y sin Σ``; ``|V|_g = |Σ|_F``. The result is a projector to
         ``1e-13`` (membership measure) and ``d(P, exp_P(V)) = |V|_g`` within
-        ``(12 + 32 |V|_g) eps`` below the injectivity radius.
+        ``(12 + 32 |V|_g) eps`` below the injectivity radius. Vectors with
+        ``|V|_g > MAX_TANGENT_NORM = 1e12`` are refused, as on spheres (:meth:`Sphere.exp`;
+        docs/manifolds.md, "Long tangent vectors"); norms are computed without overflow.
 
         Parameters
         ----------
@@ -293,6 +304,9 @@ class Grassmannian(Space):
         ------
         TypeError, ShapeError, NonFiniteError, NotOnManifoldError, NotTangentError
             As in :meth:`check_tangent`.
+        ParameterError
+            A vector has ``|V|_g > MAX_TANGENT_NORM`` (``1e12``); the message gives the first
+            one and its length.
 
         Examples
         --------
@@ -304,14 +318,29 @@ class Grassmannian(Space):
         >>> V = np.zeros((4, 4)); V[1, 2] = V[2, 1] = 1.0   # unit speed: e1 turns to e2
         >>> bool(np.allclose(gr.exp(0.3 * V, P), Q))
         True
+        >>> gr.exp(1e155 * V, P)                              # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        manifolds.errors.ParameterError: tangent_vec has length 1e+155 > 1e+12 (MAX_TANGENT_NORM): ...
         """
         p = as_points(self, base_point, "base_point")
         v = as_tangent(self, tangent_vec, p)
+        with np.errstate(over="ignore"):
+            norm2 = self._inner(v, v)
+        if not (norm2 <= MAX_TANGENT_NORM**2).all():
+            check_tangent_norm(self, v, norm2)
         return self._exp(v, p)
 
     def _exp(self, v: np.ndarray, p: np.ndarray) -> np.ndarray:
         u, _ = self._bases(p)
         y, sigma, wt = np.linalg.svd(v @ u, full_matrices=False)
+        m = min(self.k, self.n - self.k)
+        if m < self.k:
+            # Δ = V U maps into the (n − k)-dimensional kernel: its last k − m singular values
+            # are 0, computed as ~|V| eps with arbitrary Y columns, which would tilt the result
+            # off the projectors by that much
+            sigma = sigma.copy()
+            sigma[..., m:] = 0.0
         moved = (u @ _mT(wt)) * np.cos(sigma)[..., None, :] + y * np.sin(sigma)[..., None, :]
         return _sym(moved @ _mT(moved))
 

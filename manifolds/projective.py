@@ -11,6 +11,10 @@ from .grassmannian import Grassmannian
 
 __all__ = ["ProjectiveSpace"]
 
+#: Vectors with an entry beyond this (or all below its inverse) are rescaled by
+#: :meth:`ProjectiveSpace.from_vectors` before squaring.
+_HUGE = 1e150
+
 
 class ProjectiveSpace(Grassmannian):
     r"""Real projective space ``RP^d = Gr(1, d + 1)``: points are projectors ``x xᵀ``.
@@ -61,7 +65,8 @@ class ProjectiveSpace(Grassmannian):
         Parameters
         ----------
         vectors : array_like, shape (..., d + 1)
-            Non-zero vectors, of any norm.
+            Non-zero vectors, of any norm (from ``5e-324`` to ``1.8e308``: very long or very
+            short vectors are scaled before squaring).
 
         Returns
         -------
@@ -91,9 +96,15 @@ class ProjectiveSpace(Grassmannian):
                 f"shape (..., {self.n})"
             )
         check_finite(v, "vectors")
+        largest = np.abs(v).max(axis=-1, initial=0.0)
+        if not (largest > 0).all():
+            raise NotOnManifoldError(f"vectors{first_false(largest > 0)} is zero and spans no line")
+        # a vector whose square would overflow or underflow is divided by its largest entry
+        # first (the line is the same); the others are used as given
+        extreme = (largest > _HUGE) | (largest < 1.0 / _HUGE)
+        if extreme.any():
+            v = v / np.where(extreme, largest, 1.0)[..., None]
         norm2 = np.einsum("...i,...i->...", v, v)
-        if not (norm2 > 0).all():
-            raise NotOnManifoldError(f"vectors{first_false(norm2 > 0)} is zero and spans no line")
         return v[..., :, None] * v[..., None, :] / norm2[..., None, None]
 
     def to_vectors(self, points) -> np.ndarray:

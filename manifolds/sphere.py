@@ -8,12 +8,15 @@ from functools import cached_property
 import numpy as np
 
 from ._checks import (
+    MAX_TANGENT_NORM,
     as_shaped,
     batch_shape,
     check_finite,
     check_membership,
     check_tangency,
+    check_tangent_norm,
     first_false,
+    rescaled_deviation,
 )
 from .validation import as_count, as_dimension, as_generator, as_tolerance
 from .errors import CutLocusError, NotOnManifoldError
@@ -114,9 +117,13 @@ class Sphere(Space):
         """Validated tangent vectors at ``x``, with ``⟨v, x⟩`` and ``|v|²``."""
         arr = as_shaped(self, v, name)
         batch_shape(self, arr, x)
-        vx, vv = _dot(arr, x), _dot(arr, arr)
         with np.errstate(invalid="ignore", over="ignore"):
-            check_tangency(self, arr, np.abs(vx) / np.maximum(1.0, np.sqrt(vv)), name)
+            vx, vv = _dot(arr, x), _dot(arr, arr)
+            deviation = np.abs(vx) / np.maximum(1.0, np.sqrt(vv))
+        overflow = ~np.isfinite(vv)
+        if overflow.any():  # |v|² overflowed (|v| beyond ~1.3e154): measure v / max|v_i|
+            deviation = rescaled_deviation(self, arr, x, deviation, overflow)
+        check_tangency(self, arr, deviation, name)
         return arr, vx, vv
 
     # -- membership ------------------------------------------------------------------------
@@ -243,7 +250,11 @@ class Sphere(Space):
         r"""Exponential map on ``S^d``: ``exp_x(v) = cos|v| x + sin|v| v/|v|``.
 
         The result is scaled to unit norm; the geodesic's length ``d(x, exp_x(v))`` is ``|v|``
-        within ``(4 + 8|v|) eps`` (``eps = 2^-52``).
+        within ``(4 + 8|v|) eps`` (``eps = 2^-52``). Vectors longer than
+        ``MAX_TANGENT_NORM = 1e12`` are refused: there that bound is already ``2e-3``, the
+        rounding of ``v`` alone moves the end point by ``|v| eps / 2``, and past
+        ``π / eps ≈ 1.4e16`` nothing of ``|v|`` modulo ``2π`` is left (docs/manifolds.md,
+        "Long tangent vectors"). Norms are computed without overflow.
 
         Parameters
         ----------
@@ -261,6 +272,9 @@ class Sphere(Space):
         ------
         TypeError, ShapeError, NonFiniteError, NotOnManifoldError, NotTangentError
             As in :meth:`check_tangent`.
+        ParameterError
+            A vector is longer than ``MAX_TANGENT_NORM`` (``1e12``); the message gives the
+            first one and its length.
 
         Examples
         --------
@@ -272,9 +286,15 @@ class Sphere(Space):
         True
         >>> round(float(sphere.dist(x, y)), 12)
         0.5
+        >>> sphere.exp([0.0, 1e155, 0.0], x)              # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        manifolds.errors.ParameterError: tangent_vec has length 1e+155 > 1e+12 (MAX_TANGENT_NORM): ...
         """
         x, xx = self._points(base_point, "base_point")
         v, vx, vv = self._tangent(tangent_vec, x)
+        if not (vv <= MAX_TANGENT_NORM**2).all():
+            check_tangent_norm(self, v, vv)
         return self._exp_from(x, v, xx, vx, vv)
 
     def _exp(self, v: np.ndarray, x: np.ndarray) -> np.ndarray:

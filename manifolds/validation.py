@@ -1,5 +1,5 @@
-"""Checks of scalar arguments shared by every package: integers, reals, probabilities,
-random generators and tolerances.
+"""Checks of arguments shared by every package: integers, reals, probabilities, random
+generators, tolerances, real arrays and spaces.
 
 Each function returns the argument in canonical form (``int``, ``float`` or a
 :class:`numpy.random.Generator`) or raises: ``TypeError`` for an argument of the wrong type,
@@ -14,7 +14,8 @@ import numbers
 
 import numpy as np
 
-from .errors import ParameterError
+from .errors import NonFiniteError, ParameterError, ShapeError
+from .space import Space
 
 __all__ = [
     "as_integer",
@@ -28,6 +29,8 @@ __all__ = [
     "as_generator",
     "as_tolerance",
     "as_choice",
+    "as_real_array",
+    "as_space",
 ]
 
 
@@ -416,4 +419,113 @@ def as_choice(value, name: str, choices, *, error=ParameterError):
     choices = list(choices)
     if value not in choices:
         raise error(f"{name} must be one of {choices}, got {value!r}")
+    return value
+
+
+def as_real_array(value, name: str, *, shape: tuple | None = None, finite: bool = True) -> np.ndarray:
+    """``value`` as a float64 array of real numbers, of ``shape`` when given, finite unless
+    ``finite=False``.
+
+    The check of arrays that come from outside the library: a callable's return value (the
+    velocity of :func:`laws.integrate`), recorded times, tokens before their space is known.
+    ``name`` may carry the context (``"velocity(x) at t = 0.3"``): the messages start with it.
+
+    Parameters
+    ----------
+    value : array_like
+        Real numbers (integers and booleans are converted); not ``None``, not complex, not
+        strings or objects.
+    name : str
+        What ``value`` is, for messages.
+    shape : tuple of int, optional
+        The exact shape required (no broadcasting).
+    finite : bool, optional
+        Refuse NaN and infinity (default).
+
+    Returns
+    -------
+    ndarray
+        ``value`` as float64 (no copy when it already is one).
+
+    Raises
+    ------
+    TypeError
+        ``value`` is ``None`` or not an array of real numbers.
+    ShapeError
+        Its shape differs from ``shape``.
+    NonFiniteError
+        While ``finite``, an entry is NaN or infinite (the message gives the first index).
+
+    Examples
+    --------
+    >>> as_real_array([1, 2], "times").tolist()
+    [1.0, 2.0]
+    >>> as_real_array([[0.0, 1.0]], "velocity(x)", shape=(1, 3))
+    Traceback (most recent call last):
+    ...
+    manifolds.errors.ShapeError: velocity(x) has shape (1, 2); expected (1, 3)
+    >>> as_real_array([0.0, float("nan")], "times")
+    Traceback (most recent call last):
+    ...
+    manifolds.errors.NonFiniteError: times[1] is nan; every entry must be finite
+    """
+    if value is None:
+        raise TypeError(f"{name} is None; it must be an array of real numbers")
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged lists and the like
+        raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.floating)
+                                   or np.issubdtype(arr.dtype, np.integer)
+                                   or np.issubdtype(arr.dtype, np.bool_)):
+        raise TypeError(f"{name} must be an array of real numbers, got dtype {arr.dtype} "
+                        f"({type(value).__name__})")
+    arr = arr.astype(np.float64, copy=False)
+    if shape is not None and arr.shape != tuple(shape):
+        raise ShapeError(f"{name} has shape {arr.shape}; expected {tuple(shape)}")
+    if finite:
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            index = tuple(int(i) for i in np.argwhere(bad)[0])
+            where = list(index) if index else ""
+            raise NonFiniteError(f"{name}{where} is {arr[index]}; every entry must be finite")
+    return arr
+
+
+def as_space(value, name: str = "space") -> Space:
+    """``value`` if it is a :class:`~manifolds.Space` (a ``Sphere``, ``ProjectiveSpace`` or
+    ``Grassmannian``).
+
+    Parameters
+    ----------
+    value : Space
+    name : str, optional
+        The argument's name, for messages; default ``"space"``.
+
+    Returns
+    -------
+    Space
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a :class:`~manifolds.Space` (``None``, a string, a class).
+
+    Examples
+    --------
+    >>> from manifolds import Sphere
+    >>> as_space(Sphere(2)).name
+    'Sphere(2)'
+    >>> as_space(None)                                    # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: space must be a manifolds.Space (Sphere(d), ProjectiveSpace(d) or ...), not NoneType
+    """
+    if not isinstance(value, Space):
+        hint = "; instantiate it, e.g. Sphere(2)" if isinstance(value, type) else ""
+        raise TypeError(
+            f"{name} must be a manifolds.Space (Sphere(d), ProjectiveSpace(d) or "
+            f"Grassmannian(n, k)), not {type(value).__name__}{hint}"
+        )
     return value

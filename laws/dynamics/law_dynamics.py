@@ -11,6 +11,7 @@ import numpy as np
 from manifolds import as_choice
 
 from ..fields import IsotropicField
+from .diagnostics import _check_systems
 from ..interaction import FiniteRankWeight, InteractionLaw
 
 __all__ = ["LawDynamics"]
@@ -26,6 +27,13 @@ class LawDynamics:
         ``Z_i = N`` (``"mean"``), or ``Z_i = Σ_j β(x_j, x_i)`` (``"weight"``). Where that sum
         is ``0`` — no particle, itself included, in the support of ``β(·, x_i)`` when
         ``β ≥ 0`` — the particle does not move (velocity ``0``, never NaN).
+
+    Raises
+    ------
+    TypeError
+        When ``law`` is not an :class:`InteractionLaw`.
+    ParameterError
+        When ``normalization`` is neither ``"mean"`` nor ``"weight"``.
 
     Notes
     -----
@@ -62,8 +70,10 @@ class LawDynamics:
         self.clock = "physical"
 
     def __call__(self, x) -> np.ndarray:
-        """Velocities at ``x (B, N, *point_shape)``, checked; same shape."""
+        """Velocities at ``x (..., N, *point_shape)``, checked (at least one particle and one
+        system: ``ShapeError`` for empty input); same shape."""
         x = self.space.check_points(x, "x")
+        _check_systems(x, len(self.space.ambient_shape), "x")
         return self._velocity(x)
 
     def _weights(self, x: np.ndarray) -> np.ndarray:

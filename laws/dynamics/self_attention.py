@@ -21,6 +21,8 @@ import numpy as np
 
 from manifolds import ParameterError, ShapeError, Sphere, as_choice, as_nonnegative, as_positive
 
+from .diagnostics import _blocks, _check_systems, _tokens
+
 __all__ = ["SelfAttention", "usa_energy", "MAX_EXPONENT"]
 
 #: ``exp`` overflows float64 above about 709.78; USA on the physical clock refuses ``βc`` above this.
@@ -147,7 +149,8 @@ class SelfAttention:
         Raises
         ------
         ShapeError
-            When ``d`` differs from the size of ``Q, K, V``.
+            When ``x0`` has no last axis, ``d < 2``, or ``d`` differs from the size of
+            ``Q, K, V``.
 
         Examples
         --------
@@ -158,16 +161,22 @@ class SelfAttention:
             ...
         manifolds.errors.ShapeError: tokens have dimension 4, but Q, K, V are 3×3
         """
-        d = np.shape(x0)[-1]
+        shape = np.shape(x0)
+        if len(shape) == 0 or shape[-1] < 2:
+            raise ShapeError(f"tokens have shape {shape}; give tokens in R^d, d ≥ 2, along the last "
+                             "axis (…, N, d)")
+        d = shape[-1]
         if self.token_dim is not None and d != self.token_dim:
             raise ShapeError(f"tokens have dimension {d}, but Q, K, V are {self.token_dim}×{self.token_dim}")
         return Sphere(d - 1)
 
     def __call__(self, x) -> np.ndarray:
-        """Velocities at tokens ``x (..., N, d)``, checked on the sphere; same shape."""
+        """Velocities at tokens ``x (..., N, d)``, checked on the sphere (at least one token
+        and one system: ``ShapeError`` for empty input); same shape."""
         x = self.space_for(x).check_points(x, "x")
         if x.ndim < 2:
             raise ShapeError(f"x has shape {x.shape}; give tokens (..., N, d)")
+        _check_systems(x, 1, "x")
         return self._velocity(x)
 
     def _buffer(self, name: str, shape: tuple) -> np.ndarray:
@@ -228,15 +237,22 @@ def usa_energy(points, beta: float, *, scaled: bool = False) -> np.ndarray:
 
     USA with ``Q = K = V = I`` is ``N`` times the projected gradient ascent of ``E_β``, so
     ``E_β`` never decreases along its flow. ``scaled=True`` returns ``e^{−β} E_β`` (each term
-    ``≤ 1``: no overflow at any ``β``). ``β`` is the inverse temperature
-    (docs/conventions.md#dynamics-clock).
+    ``≤ 1``: no overflow at any ``β``), the energy of the rescaled clock. ``β`` is the inverse
+    temperature (docs/conventions.md#dynamics-clock).
+
+    Where the plain sum could overflow (``β + 2 ln N > MAX_EXPONENT``), ``E_β`` is computed as
+    ``e^{−β} E_β`` times ``e^β``: it is returned whenever its value is a float64
+    (``E_β ≤ e^β / 2β``: up to ``β ≈ 716``), and refused beyond, with a pointer to
+    ``scaled=True``. Systems are taken a block at a time (memory of about one
+    system's Gram matrix; :mod:`laws.dynamics.diagnostics`).
 
     Parameters
     ----------
     points : array_like, shape (..., N, d)
-        Tokens on ``S^{d−1}`` (not checked), any batch axes in front.
+        Tokens on ``S^{d−1}``, ``d ≥ 2`` (checked), at least one, any (non-empty) batch axes
+        in front.
     beta : float
-        Inverse temperature ``β > 0`` (else :class:`~manifolds.ParameterError`).
+        Inverse temperature ``β > 0``.
     scaled : bool, optional
         Return ``e^{−β} E_β`` instead of ``E_β``; default ``False``.
 
@@ -245,15 +261,48 @@ def usa_energy(points, beta: float, *, scaled: bool = False) -> np.ndarray:
     ndarray, shape (...)
         ``E_β`` (or ``e^{−β} E_β``) of each system.
 
+    Raises
+    ------
+    ParameterError
+        When ``beta`` is not finite and positive, or ``E_β`` (``scaled=False``) exceeds
+        float64: pass ``scaled=True``.
+    TypeError
+        When ``scaled`` is not a bool. Bad ``points`` raise as in :func:`pairwise_inner`
+        (``ShapeError``, ``NonFiniteError``, ``NotOnManifoldError``, ``TypeError``).
+
     Examples
     --------
     >>> import numpy as np
     >>> bool(np.isclose(usa_energy(np.eye(3)[:1], 1.0), np.e / 2, rtol=1e-15))  # one token: e^β / 2β
     True
+    >>> bool(np.isclose(usa_energy(np.eye(3)[:1], 1000.0, scaled=True), 1 / 2000, rtol=1e-15))
+    True
     """
     beta = as_positive(beta, "beta")
-    x = np.asarray(points, dtype=float)
+    if not isinstance(scaled, (bool, np.bool_)):
+        raise TypeError(f"scaled must be a bool, not {type(scaled).__name__}")
+    x = _tokens(points, "points")
     n = x.shape[-2]
-    gram = np.matmul(x, np.swapaxes(x, -1, -2))
-    shift = beta if scaled else 0.0
-    return np.exp(beta * gram - shift).sum(axis=(-2, -1)) / (2.0 * beta * n * n)
+    flat = x.reshape((-1,) + x.shape[-2:])
+    # e^{β⟨x_i, x_j⟩} leaves float64 past 709.78: below MAX_EXPONENT − 2 ln N the plain sum
+    # cannot overflow (⟨x_i, x_j⟩ ≤ 1 + 2 atol); above, the terms are e^{β(⟨x_i, x_j⟩ − 1)}
+    # (each ≤ 1) and E_β is their sum times e^β / 2βN²
+    shift = beta if scaled or beta + 2.0 * np.log(n) > MAX_EXPONENT else 0.0
+    total = np.empty(len(flat))
+    for block in _blocks(len(flat), n):
+        xb = flat[block]
+        gram = np.matmul(xb, np.swapaxes(xb, -1, -2))
+        total[block] = np.exp(beta * gram - shift).sum(axis=(-2, -1))
+    total = total.reshape(x.shape[:-2])
+    if scaled or not shift:
+        return total / (2.0 * beta * n * n)
+    with np.errstate(over="ignore"):
+        factor = np.exp(beta - np.log(2.0 * beta * n * n))        # e^β / 2βN²
+        energy = total * factor
+    if not np.isfinite(energy).all():
+        raise ParameterError(
+            f"E_β overflows float64 at β = {beta:g} (it is about e^β / 2β = "
+            f"10^{(beta - np.log(2.0 * beta)) / np.log(10.0):.1f}); pass scaled=True for "
+            "e^(−β) E_β, the energy of the rescaled clock (docs/conventions.md#dynamics-clock)"
+        )
+    return energy

@@ -105,7 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--clock", choices=["physical", "rescaled"], default="physical",
                      help="USA only: rescaled time s = e^beta t (needed past beta = 700)")
     sim.add_argument("--t-final", type=positive_float, default=20.0, metavar="T", help="horizon (default 20)")
-    sim.add_argument("--dt", type=positive_float, default=0.05, help="step (default 0.05)")
+    sim.add_argument("--dt", type=positive_float,
+                     help="step, at most --t-final (default 0.05, or --t-final if shorter)")
     sim.add_argument("--method", choices=["euler", "heun", "rk4"], default="rk4")
     sim.add_argument("--record-every", type=positive_int, default=5, metavar="K",
                      help="record every K steps (default 5)")

@@ -93,7 +93,8 @@ def run(args, out, err) -> int:
     x0 = space.random_point(args.systems * args.tokens, rng=args.seed).reshape(
         args.systems, args.tokens, space.dim + 1)
     show = not args.json or args.progress
-    traj = integrate(sa, x0, t_final=args.t_final, dt=args.dt, method=args.method,
+    dt = min(0.05, args.t_final) if args.dt is None else args.dt
+    traj = integrate(sa, x0, t_final=args.t_final, dt=dt, method=args.method,
                      record_every=args.record_every,
                      progress=progress_bar(err, "simulate") if show else None)
     clusters = count_clusters(traj.points, threshold=args.threshold)          # (T, B)

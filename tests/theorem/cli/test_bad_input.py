@@ -35,6 +35,7 @@ CASES = [
     (["simulate", "--eps", "-1"], 2, "--eps: must be a finite number > 0"),
     (["simulate", "--eps", "nan"], 2, "--eps: must be a finite number > 0"),
     (["simulate", "--dt", "0"], 2, "--dt: must be a finite number > 0"),
+    (["simulate", "--dt", "100", "--t-final", "1"], 2, "is longer than the horizon"),
     (["simulate", "--t-final", "inf"], 2, "--t-final: must be a finite number > 0"),
     (["simulate", "--beta", "nan"], 2, "--beta: must be a finite number"),
     (["invariants", "--family", "cycle", "--n", "4", "--time-limit", "abc"], 2,
