@@ -320,15 +320,20 @@ def as_probability(value, name: str, *, error=ParameterError) -> float:
     return value
 
 
-def as_generator(rng) -> np.random.Generator:
-    """A :class:`numpy.random.Generator` from a Generator, an integer seed, a
+def as_generator(rng, name: str = "rng", *, error=ParameterError) -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from a Generator, an integer seed ``≥ 0``, a
     :class:`numpy.random.SeedSequence` or ``None`` (fresh entropy).
 
-    A Generator is returned as is (its state is shared with the caller).
+    A Generator is returned as is (its state is shared with the caller). A ``bool`` is a wrong
+    type, not the seed 0 or 1.
 
     Parameters
     ----------
     rng : Generator, int, SeedSequence or None
+    name : str, optional
+        The argument's name in messages (default ``"rng"``).
+    error : type, optional
+        Raised for a negative seed; default :class:`ParameterError`.
 
     Returns
     -------
@@ -337,20 +342,29 @@ def as_generator(rng) -> np.random.Generator:
     Raises
     ------
     TypeError
-        Any other type.
+        Any other type (``bool`` included).
+    ParameterError
+        A negative seed (or ``error``).
 
     Examples
     --------
     >>> float(as_generator(0).random()) == float(as_generator(0).random())
     True
+    >>> as_generator(-1)
+    Traceback (most recent call last):
+    ...
+    manifolds.errors.ParameterError: rng = -1 is a negative seed; seeds are integers ≥ 0 (or pass a numpy.random.Generator, or None for fresh entropy)
     """
-    if rng is None or isinstance(rng, (numbers.Integral, np.random.SeedSequence)):
-        return np.random.default_rng(rng)
     if isinstance(rng, np.random.Generator):
         return rng
-    raise TypeError(
-        f"rng must be a numpy.random.Generator, an integer seed or None, not {type(rng).__name__}"
-    )
+    if isinstance(rng, bool) or not (rng is None or isinstance(
+            rng, (numbers.Integral, np.random.SeedSequence))):
+        raise TypeError(f"{name} must be a numpy.random.Generator, an integer seed or None, "
+                        f"not {type(rng).__name__}")
+    if isinstance(rng, numbers.Integral) and rng < 0:
+        raise error(f"{name} = {rng} is a negative seed; seeds are integers ≥ 0 (or pass a "
+                    "numpy.random.Generator, or None for fresh entropy)")
+    return np.random.default_rng(rng)
 
 
 def as_tolerance(value, name: str = "atol") -> float:

@@ -76,7 +76,7 @@ def run(args, out, err) -> int:
     transformer-dynamics: error: this family needs --m B
     """
     start = time.monotonic()
-    digraph, planted = digraph_from(args)
+    digraph, planted = digraph_from(args, err)
 
     def share(fraction):
         """A fair part of the budget left: b gets a third, χ_hub half of the rest, the

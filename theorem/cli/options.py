@@ -138,7 +138,7 @@ def real(text: str) -> float:
     return _number(text, float, math.isfinite, "a finite number")
 
 
-def digraph_from(args):
+def digraph_from(args, err=None):
     """The digraph the options name: ``--digraph FILE`` or ``--family NAME --n N [--m M]``.
 
     A file is read by :meth:`~theorem.digraphs.AttentionDigraph.read` (``--drop-loops``
@@ -151,6 +151,9 @@ def digraph_from(args):
     args : argparse.Namespace
         Parsed with :func:`digraph_arguments` (``digraph``, ``family``, ``n``, ``m``,
         ``hubs``, ``p``, ``drop_loops``), and ``seed`` for ``random-hub``.
+    err : file-like, optional
+        Where a note goes when the file repeats edges (they are dropped; the note says how
+        many).
 
     Returns
     -------
@@ -185,7 +188,11 @@ def digraph_from(args):
         if family_only:
             raise TheoremError(f"{', '.join(family_only)} {_describe(family_only)} a --family; "
                                "with --digraph FILE leave them out (the file gives the digraph)")
-        return AttentionDigraph.read(args.digraph, drop_loops=args.drop_loops), None
+        digraph = AttentionDigraph.read(args.digraph, drop_loops=args.drop_loops)
+        if digraph.n_duplicate_edges and err is not None:
+            print(f"note: {args.digraph}: {digraph.n_duplicate_edges} duplicate edge"
+                  f"{'s' if digraph.n_duplicate_edges > 1 else ''} dropped", file=err)
+        return digraph, None
     if args.family is None:
         raise TheoremError(f"{', '.join(family_only)} {_describe(family_only)} a digraph family; add "
                            "--family NAME (or give --digraph FILE instead)")

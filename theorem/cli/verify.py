@@ -6,7 +6,7 @@ import time
 
 from manifolds import admissible_embedding, parse_space, space_spec
 
-from ..covers import construct_density_cover, verify_density_cover
+from ..covers import check_cover_size, construct_density_cover, verify_density_cover
 from ..digraphs import complete_bipartite, random_hub_extension, transitive_tournament
 from ..invariants import hub_pareto_front
 from ..sat.budget import anytime
@@ -19,11 +19,12 @@ __all__ = ["run"]
 SUITE_SPACES = ("sphere:2", "projective:2", "grassmannian:4,2")
 
 
-def _suite(args):
+def _suite(args, err):
     """The digraphs to verify: the given one, or the paper's examples and a random hub digraph."""
     if args.digraph or args.family or any(
             getattr(args, name) is not None for name in ("n", "m", "hubs", "p")):
-        digraph = digraph_from(args)[0]         # refuses family options without --family
+        digraph = digraph_from(args, err)[0]    # refuses family options without --family
+        check_cover_size(digraph)               # before any embedding is made
         name = args.digraph or f"{args.family} {args.n}" + (f",{args.m}" if args.m else "")
         return [(name, digraph)]
     random_hub, _ = random_hub_extension(12, 4, 0.4, rng=args.seed)
@@ -74,7 +75,7 @@ def run(args, out, err) -> int:
     transformer-dynamics: error: argument --time-limit: must be a finite number > 0, got '0' (see transformer-dynamics verify --help)
     """
     start, start_mono = time.perf_counter(), time.monotonic()
-    digraphs = _suite(args)
+    digraphs = _suite(args, err)
     spaces = [parse_space(s) for s in (args.space or SUITE_SPACES)]
     show = not args.json or args.progress
     rows, records, skipped = [], [], []

@@ -3,7 +3,9 @@ part (ii), density covers from colored hub extensions (:mod:`.density_cover`); a
 verification at the paper's strength, exactly, and for rank (:mod:`.verification`)."""
 
 from .density_covers import (
+    MAX_COVER_VERTICES,
     DensityCover,
+    check_cover_size,
     construct_density_cover,
     density_cover,
     density_cover_for,
@@ -23,6 +25,8 @@ __all__ = [
     "density_cover_for",
     "partition_cover",
     "product_cover",
+    "check_cover_size",
+    "MAX_COVER_VERTICES",
     "verify_density_cover",
     "VerificationReport",
 ]

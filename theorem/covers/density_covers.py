@@ -25,10 +25,64 @@ from manifolds import (Embedding, NotAdmissibleError, ShapeError, Space, admissi
 
 from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..digraphs.hubs import HubExtension
-from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError
+from ..digraphs.trim import Trimmed
+from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
 from ..invariants.pareto import ParetoFront, hub_pareto_front
 
-__all__ = ["DensityCover", "density_cover", "construct_density_cover", "partition_cover", "product_cover"]
+__all__ = ["DensityCover", "density_cover", "construct_density_cover", "partition_cover",
+           "product_cover", "check_cover_size", "MAX_COVER_VERTICES"]
+
+#: The most vertices of a digraph a density cover is built for, ``2^10`` (1,024). Every
+#: vertex is embedded, isolated ones included, and the costs grow as ``N²``: the embedding
+#: search and its check compare all pairs of points, and :func:`verify_density_cover`
+#: evaluates each weight on all pairs of about ``(2 + per_ball) N`` sample points — measured
+#: at 0.8 GiB and half a minute for ``N = 600`` (``per_ball = 4``), so about 2.5 GiB and a
+#: minute and a half at this limit.
+MAX_COVER_VERTICES = 2 ** 10
+
+
+def check_cover_size(digraph: AttentionDigraph) -> None:
+    """Check that ``digraph`` is small enough for a density cover: at most
+    :data:`MAX_COVER_VERTICES` vertices.
+
+    Every function of :mod:`theorem.covers` that embeds a digraph checks this first, before
+    an embedding is searched for; a caller that embeds the vertices itself
+    (:func:`manifolds.admissible_embedding`) checks it first too.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+    VertexError
+        ``digraph`` has more than :data:`MAX_COVER_VERTICES` vertices (the message says
+        why, and how to drop isolated vertices).
+
+    Examples
+    --------
+    >>> check_cover_size(AttentionDigraph(3, [(0, 1)]))
+    >>> check_cover_size(AttentionDigraph(100_000, [(0, 1), (5, 99_999)]))
+    Traceback (most recent call last):
+    ...
+    theorem.errors.VertexError: the digraph has 100000 vertices, above the limit of 1024 (MAX_COVER_VERTICES) for density covers: every vertex is embedded, and the embedding and the verification cost N² (about 2.5 GiB at the limit); drop isolated vertices (Trimmed.of(digraph).digraph has 4) or cover a smaller digraph
+    """
+    check_digraph(digraph)
+    if digraph.n > MAX_COVER_VERTICES:
+        raise VertexError(
+            f"the digraph has {digraph.n} vertices, above the limit of {MAX_COVER_VERTICES} "
+            "(MAX_COVER_VERTICES) for density covers: every vertex is embedded, and the "
+            "embedding and the verification cost N² (about 2.5 GiB at the limit); drop "
+            f"isolated vertices (Trimmed.of(digraph).digraph has {Trimmed.of(digraph).digraph.n}"
+            ") or cover a smaller digraph")
+
+
+def _check_kernel(kernel) -> None:
+    """``TypeError`` unless ``kernel`` is a :class:`laws.BumpKernel`."""
+    if not isinstance(kernel, BumpKernel):
+        raise TypeError(f"kernel must be a laws.BumpKernel, not {type(kernel).__name__}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -136,6 +190,10 @@ def _theta(space, points: np.ndarray, radius: float, rng) -> np.ndarray:
     few base points and directions before giving up."""
     family = IsotropicFamily(space)
     gen = as_generator(rng)
+    if not len(points):     # no vertex (N = 0): nothing to avoid, any θ will do
+        y0 = space.random_point(1, rng=gen)[0]
+        v0 = np.tensordot(gen.standard_normal(space.dim), space.tangent_basis(y0), axes=1)
+        return family.theta_for(v0, y0, rng=gen)
     last = None
     for i in range(8):
         y0 = points[i % len(points)]
@@ -200,7 +258,13 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
     Raises
     ------
     TypeError
-        ``extension`` is not a :class:`HubExtension`.
+        ``digraph`` is not an :class:`AttentionDigraph`, ``extension`` not a
+        :class:`HubExtension`, ``kernel`` not a :class:`laws.BumpKernel`, or ``rng`` not a
+        seed or Generator.
+    VertexError
+        ``digraph`` has more than :data:`MAX_COVER_VERTICES` vertices.
+    TheoremError
+        ``rng`` is a negative seed.
     InvalidColoringError
         ``extension`` has hubs but no colors, or (when ``validate``) an invalid coloring.
     InvalidHubExtensionError
@@ -223,8 +287,11 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
     >>> cover.ranks, cover.disjoint_balls, [c.tolist() for c in cover.claims]
     ((1, 1), True, [[[0, 1], [0, 2]], [[1, 2]]])
     """
+    check_cover_size(digraph)
     if not isinstance(extension, HubExtension):
         raise TypeError(f"extension must be a HubExtension, not {type(extension).__name__}")
+    _check_kernel(kernel)
+    rng = as_generator(rng, error=TheoremError)
     if extension.colors is None and extension.n_hubs:
         raise InvalidColoringError("the hub extension has no colors; density covers need a colored "
                                    "hub extension (HubExtension(..., colors=[...]))")
@@ -239,7 +306,8 @@ def density_cover(digraph: AttentionDigraph, extension: HubExtension, embedding,
 def _check_theta(theta, points: np.ndarray, kernel: BumpKernel) -> None:
     """Raise :class:`laws.ZeroSetError` unless the zero set of ``a_θ`` is farther than the
     kernel radius from every point."""
-    gap = float(IsotropicFamily(kernel.space).zero_set_distance(theta, points).min())
+    gap = float(IsotropicFamily(kernel.space).zero_set_distance(theta, points).min(
+        initial=np.inf))                # no points: nothing to avoid
     if not gap > kernel.radius:
         raise ZeroSetError(f"the given θ has its zero set {gap:.4g} from an embedded vertex, "
                            f"within the kernel radius {kernel.radius:g}; let density_cover choose θ")
@@ -290,7 +358,13 @@ def partition_cover(digraph: AttentionDigraph, extension: HubExtension, embeddin
     Raises
     ------
     TypeError
-        ``extension`` is not a :class:`HubExtension`.
+        ``digraph`` is not an :class:`AttentionDigraph`, ``extension`` not a
+        :class:`HubExtension`, ``kernel`` not a :class:`laws.BumpKernel`, or ``rng`` not a
+        seed or Generator.
+    VertexError
+        ``digraph`` has more than :data:`MAX_COVER_VERTICES` vertices.
+    TheoremError
+        ``rng`` is a negative seed.
     InvalidHubExtensionError
         ``extension`` does not cover ``E`` exactly, or two hubs cover one edge.
     NotAdmissibleError
@@ -307,8 +381,11 @@ def partition_cover(digraph: AttentionDigraph, extension: HubExtension, embeddin
     >>> partition_cover(transitive_tournament(3), stars, emb, BumpKernel(s2, 0.5), rng=0).ranks
     (2,)
     """
+    check_cover_size(digraph)
     if not isinstance(extension, HubExtension):
         raise TypeError(f"extension must be a HubExtension, not {type(extension).__name__}")
+    _check_kernel(kernel)
+    rng = as_generator(rng, error=TheoremError)
     HubExtension(extension.hubs).validate(digraph)
     s, t = extension.incidence(digraph.n)
     twice = np.argwhere(s.T.astype(int) @ t.astype(int) > 1)
@@ -345,6 +422,13 @@ def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, r
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, ``kernel`` not a
+        :class:`laws.BumpKernel`, or ``rng`` not a seed or Generator.
+    VertexError
+        ``digraph`` has more than :data:`MAX_COVER_VERTICES` vertices.
+    TheoremError
+        ``rng`` is a negative seed.
     NotAdmissibleError
         The embedding has two points within the kernel radius.
 
@@ -360,6 +444,9 @@ def product_cover(digraph: AttentionDigraph, embedding, kernel: BumpKernel, *, r
     >>> cover.ranks, np.round(cover.weights[0].matrix(emb.points, emb.points), 12).tolist()
     ((1,), [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
     """
+    check_cover_size(digraph)
+    _check_kernel(kernel)
+    rng = as_generator(rng, error=TheoremError)
     emb = _embedding(digraph, embedding, kernel.space, kernel.radius)
     theta = _theta(kernel.space, emb.points, kernel.radius, rng)
     everyone = frozenset(range(digraph.n))
@@ -416,11 +503,15 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
     Raises
     ------
     TypeError
-        ``space`` is not a :class:`manifolds.Space`, or ``front`` not a
-        :class:`ParetoFront`.
+        ``digraph`` is not an :class:`AttentionDigraph`, ``space`` not a
+        :class:`manifolds.Space`, ``front`` not a :class:`ParetoFront`, or ``rng`` not a
+        seed or Generator.
+    VertexError
+        ``digraph`` has more than :data:`MAX_COVER_VERTICES` vertices (checked before any
+        solve or embedding).
     TheoremError
         ``objective`` is unknown, ``theta`` comes without ``radius``, ``radius`` is not
-        positive, or ``front`` is not a front of this digraph.
+        positive, ``rng`` is a negative seed, or ``front`` is not a front of this digraph.
     NotAdmissibleError
         ``embedding`` is not admissible for ``radius``.
     ZeroSetError
@@ -437,7 +528,7 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
     (2, 2, True, True)
     """
     # every argument is checked here, once; the steps below trust it (conventions#validation)
-    check_digraph(digraph)
+    check_cover_size(digraph)
     if not isinstance(space, Space):
         raise TypeError(f"space must be a manifolds.Space, not {type(space).__name__}")
     if objective not in ("hubs", "colors", "pareto"):
@@ -447,7 +538,7 @@ def construct_density_cover(digraph: AttentionDigraph, space, objective: str = "
                            "cover.theta and cover.radius) or neither")
     if radius is not None:
         radius = as_positive(radius, "radius", error=TheoremError)
-    gen = as_generator(rng)
+    gen = as_generator(rng, error=TheoremError)
     if embedding is not None:
         embedding = _embedding(digraph, embedding, space, 0.0 if radius is None else radius)
         if theta is not None:

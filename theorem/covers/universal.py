@@ -14,14 +14,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from laws import BumpKernel, FiniteRankWeight, InteractionLaw, IsotropicFamily, KernelSum
-from manifolds import ParameterError, ShapeError, as_positive_integer
+from manifolds import ParameterError, ShapeError, Space, as_generator, as_positive_integer
 
 from ..digraphs.digraph import AttentionDigraph
+from ..errors import TheoremError
+from .density_covers import check_cover_size
 
 __all__ = ["universal_law", "UniversalFamily", "one_function_cover"]
 
 
 def _kernel(space, kernel) -> BumpKernel:
+    if not isinstance(space, Space):
+        raise TypeError(f"space must be a manifolds.Space, not {type(space).__name__}")
     if not isinstance(kernel, BumpKernel):
         raise TypeError(f"kernel must be a laws.BumpKernel, not {type(kernel).__name__}")
     if kernel.space != space:
@@ -61,9 +65,12 @@ def universal_law(space, kernel: BumpKernel, x0, y0, v0, *, rng=None) -> Interac
     Raises
     ------
     TypeError
-        ``kernel`` is not a :class:`laws.BumpKernel`.
+        ``space`` is not a :class:`manifolds.Space`, ``kernel`` not a
+        :class:`laws.BumpKernel`, or ``rng`` not a seed or Generator.
     ParameterError
         ``kernel`` lives on another space.
+    TheoremError
+        ``rng`` is a negative seed.
     ZeroSetError
         No ``θ`` keeps the zero set of ``a_θ`` farther than ``r`` from ``y0``.
 
@@ -80,6 +87,7 @@ def universal_law(space, kernel: BumpKernel, x0, y0, v0, *, rng=None) -> Interac
     True
     """
     kernel = _kernel(space, kernel)
+    rng = as_generator(rng, error=TheoremError)
     x0 = space.check_points(x0, "x0")
     y0 = space.check_points(y0, "y0")
     beta = FiniteRankWeight(KernelSum(kernel, x0[None], weights=[[1.0]]),
@@ -201,6 +209,11 @@ def one_function_cover(digraph: AttentionDigraph, points, kernel: BumpKernel) ->
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``kernel`` not a
+        :class:`laws.BumpKernel`.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.covers.MAX_COVER_VERTICES` vertices.
     ShapeError
         ``points`` does not hold one point per vertex.
 
@@ -216,6 +229,9 @@ def one_function_cover(digraph: AttentionDigraph, points, kernel: BumpKernel) ->
     >>> beta.rank, np.round(beta.matrix(pts, pts), 12).astype(int)[:3].tolist()
     (1, [[0, 0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1]])
     """
+    check_cover_size(digraph)
+    if not isinstance(kernel, BumpKernel):
+        raise TypeError(f"kernel must be a laws.BumpKernel, not {type(kernel).__name__}")
     space = kernel.space
     pts = space.check_points(points, "points")
     if len(pts) != digraph.n:

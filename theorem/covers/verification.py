@@ -30,8 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from laws import Check, Report, hessian, unit_coordinates
-from manifolds import as_generator
+from manifolds.validation import as_generator, as_positive_integer
 
+from ..errors import TheoremError
 from .density_covers import DensityCover
 
 __all__ = ["VerificationReport", "verify_density_cover"]
@@ -227,6 +228,15 @@ def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 3
     VerificationReport
         The three reports, with ``edges_verified`` and the worst local-maximum margin.
 
+    Raises
+    ------
+    TypeError
+        ``cover`` is not a :class:`DensityCover` (build one with
+        :func:`construct_density_cover`), ``rng`` not a seed or Generator, or
+        ``n_directions``, ``per_ball`` not integers.
+    TheoremError
+        ``rng`` is a negative seed, or ``n_directions``, ``per_ball`` is below 1.
+
     Examples
     --------
     >>> from manifolds import Sphere, admissible_embedding
@@ -242,7 +252,12 @@ def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 3
     >>> report.paper_passed, report.exact_passed, report.rank_passed, report.edges_verified
     (True, True, True, 3)
     """
-    gen = as_generator(rng)
+    if not isinstance(cover, DensityCover):
+        raise TypeError(f"cover must be a DensityCover, not {type(cover).__name__}; build one "
+                        "with construct_density_cover (or density_cover)")
+    gen = as_generator(rng, error=TheoremError)
+    n_directions = as_positive_integer(n_directions, "n_directions", error=TheoremError)
+    per_ball = as_positive_integer(per_ball, "per_ball", error=TheoremError)
     space, points, r = cover.space, cover.points, cover.radius
     dim = space.dim
     eps = np.finfo(float).eps

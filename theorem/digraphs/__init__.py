@@ -2,7 +2,13 @@
 (Lemma 2.1), the random hub model, and trimming. No geometry (imports neither
 :mod:`manifolds`' spaces nor :mod:`laws`)."""
 
-from .digraph import AttentionDigraph, check_digraph
+from .digraph import (
+    MAX_DENSE_VERTICES,
+    MAX_VERTICES,
+    AttentionDigraph,
+    check_digraph,
+    check_vertex_count,
+)
 from .families import (
     FAMILIES,
     block_local,
@@ -21,6 +27,9 @@ from .trim import Trimmed
 __all__ = [
     "AttentionDigraph",
     "check_digraph",
+    "check_vertex_count",
+    "MAX_VERTICES",
+    "MAX_DENSE_VERTICES",
     "FAMILIES",
     "named_family",
     "transitive_tournament",

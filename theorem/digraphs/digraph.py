@@ -7,7 +7,11 @@ Direction (docs/conventions.md#edge-direction): ``(a, b) ∈ E`` means ``a`` act
 
 from __future__ import annotations
 
+import codecs
 import json
+import numbers
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,9 +19,126 @@ import numpy as np
 
 from manifolds.validation import as_count
 
-from ..errors import DigraphFormatError, SelfLoopError, VertexError
+from ..errors import DigraphFormatError, SelfLoopError, TheoremError, VertexError
 
-__all__ = ["AttentionDigraph", "check_digraph"]
+__all__ = ["AttentionDigraph", "check_digraph", "check_vertex_count", "MAX_VERTICES",
+           "MAX_DENSE_VERTICES"]
+
+#: The most vertices an :class:`AttentionDigraph` may have, ``2^20`` (1,048,576 — more
+#: tokens than attention contexts in use). A digraph stores its edges (``O(E)``), but some
+#: structures are linear in ``N``: degree arrays (8 bytes a vertex each), trimming masks,
+#: labels, and ``to_networkx`` (about 0.6 KB a node). At this limit they stay under about
+#: 1 GiB (0.6 GiB for ``to_networkx``, measured), and the pair codes ``a·N + b`` the library
+#: sorts stay far inside ``int64``.
+#: Isolated vertices cost only these: the solvers drop them (:class:`Trimmed`).
+MAX_VERTICES = 2 ** 20
+
+#: The most vertices of anything built as an ``N × N`` matrix, ``2^13`` (8,192): the
+#: :attr:`AttentionDigraph.adjacency` (1 byte a pair, 64 MiB here) and what is built from it
+#: (the solvers' float64 copies, 512 MiB here), :meth:`AttentionDigraph.from_adjacency`, the
+#: named families (built on an index grid) and the random hub model. The solvers apply it to
+#: the digraph without its isolated vertices.
+MAX_DENSE_VERTICES = 2 ** 13
+
+#: An ASCII vertex number of an edge list (``str.isdigit`` also accepts digits ``int``
+#: rejects, such as ``"²"``).
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def check_vertex_count(value, name: str = "n", *, dense: bool = False, what: str = "") -> int:
+    """``value`` as a vertex count, checked against the library's limits before anything
+    is allocated.
+
+    A count is a non-negative integer up to :data:`MAX_VERTICES`, or up to
+    :data:`MAX_DENSE_VERTICES` when ``dense`` (what is built as an ``N × N`` matrix). Every
+    constructor of :class:`AttentionDigraph`, the named families and the random hub model
+    check their sizes with it.
+
+    Parameters
+    ----------
+    value : int
+        The count (numpy integers included, ``bool`` excluded).
+    name : str
+        The argument's name, for the message.
+    dense : bool
+        Apply :data:`MAX_DENSE_VERTICES` instead of :data:`MAX_VERTICES`.
+    what : str
+        What needs the count, for the message (``"an adjacency matrix"``, …).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not an integer.
+    VertexError
+        ``value`` is negative or above the limit (the message gives the limit and why).
+
+    Examples
+    --------
+    >>> check_vertex_count(5)
+    5
+    >>> check_vertex_count(10 ** 12)
+    Traceback (most recent call last):
+    ...
+    theorem.errors.VertexError: n = 1000000000000 vertices is above the limit of 1048576 (MAX_VERTICES); a digraph holds per-vertex arrays, so give at most 1048576 vertices (renumber the vertices to 0..N-1 without gaps)
+    """
+    value = as_count(value, name, error=VertexError)
+    if dense and value > MAX_DENSE_VERTICES:
+        need = value * value / 2 ** 30
+        raise VertexError(
+            f"{name} = {value} vertices is above the limit of {MAX_DENSE_VERTICES} "
+            f"(MAX_DENSE_VERTICES) for {what or 'what is built as an N × N matrix'}: its "
+            f"{value} × {value} pairs take {need:.3g} GiB at one byte a pair; give at most "
+            f"{MAX_DENSE_VERTICES} vertices (the solvers count only vertices with an edge)")
+    if value > MAX_VERTICES:
+        raise VertexError(
+            f"{name} = {value} vertices is above the limit of {MAX_VERTICES} (MAX_VERTICES); "
+            f"a digraph holds per-vertex arrays, so give at most {MAX_VERTICES} vertices "
+            "(renumber the vertices to 0..N-1 without gaps)")
+    return value
+
+
+def _edge_array(edges, n: int) -> np.ndarray:
+    """``edges`` as an ``(E, 2)`` ``int64`` array with endpoints in ``0..n-1``, checked
+    before any cast (a float ``inf`` or an integer beyond ``int64`` would wrap around)."""
+    try:
+        arr = np.asarray(edges)
+    except (ValueError, TypeError):          # ragged rows: numpy's "inhomogeneous shape"
+        raise DigraphFormatError("edges must be pairs (a, b), an array of shape (E, 2); got "
+                                 "rows of different lengths") from None
+    if arr.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise DigraphFormatError(
+            f"edges must be pairs (a, b), an array of shape (E, 2); got shape {arr.shape}")
+    if arr.dtype == object:      # Python ints beyond int64, or mixed types: checked one by one
+        flat = arr.ravel().tolist()
+        for i, v in enumerate(flat):
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not (
+                    isinstance(v, numbers.Integral) or (np.isfinite(v) and v == round(v))):
+                raise TypeError(f"edge endpoints must be integers, got {v!r}")
+            if not 0 <= v < n:
+                pair = tuple(flat[i - i % 2:i - i % 2 + 2])
+                raise VertexError(f"edge {i // 2} is {pair}, but vertices are 0..{n - 1}; "
+                                  "raise n or renumber the vertices")
+        return np.asarray(flat, dtype=np.int64).reshape(-1, 2)
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.all(np.isfinite(arr) & (arr == np.round(arr))):
+            raise TypeError(f"edge endpoints must be integers, got dtype {arr.dtype} with "
+                            "non-integral values")
+    elif not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"edge endpoints must be integers, got dtype {arr.dtype}")
+    bad = (arr < 0) | (arr >= n)              # compared in the input's own dtype
+    if bad.any():
+        row = int(np.argwhere(bad)[0, 0])
+        pair = tuple(int(v) for v in arr[row].tolist())
+        raise VertexError(
+            f"edge {row} is {pair}, but vertices are 0..{n - 1}; raise n or renumber the "
+            "vertices")
+    return arr.astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -27,9 +148,10 @@ class AttentionDigraph:
     Parameters
     ----------
     n : int
-        Number of vertices ``N``.
+        Number of vertices ``N``, at most :data:`MAX_VERTICES`.
     edges : array_like of shape ``(E, 2)``
-        Pairs ``(a, b)``: ``a`` acts on ``b`` (``b`` attends to ``a``). Duplicates merge.
+        Pairs ``(a, b)``: ``a`` acts on ``b`` (``b`` attends to ``a``). Duplicates merge;
+        :attr:`n_duplicate_edges` counts the rows dropped.
     labels : sequence of str, optional
         One label per vertex.
     drop_loops : bool
@@ -40,12 +162,28 @@ class AttentionDigraph:
     ----------
     edges : ndarray of int64, shape ``(E, 2)``
         Sorted lexicographically, without duplicates.
+    n_duplicate_edges : int
+        How many rows of ``edges`` repeated an earlier one and were dropped (loops dropped
+        by ``drop_loops`` not counted). Read-only; a record of the input, not part of the
+        digraph: equality and hashing ignore it, and digraphs derived from this one have 0.
+
+    Raises
+    ------
+    TypeError
+        ``n`` or an edge endpoint is not an integer (integral floats are accepted).
+    VertexError
+        ``n`` is negative or above :data:`MAX_VERTICES`, an endpoint is not in ``0..n-1``, or
+        ``labels`` does not give one label per vertex.
+    DigraphFormatError
+        ``edges`` is not a list of pairs (shape ``(E, 2)``).
+    SelfLoopError
+        An edge is a loop and ``drop_loops`` is false.
 
     Examples
     --------
     >>> g = AttentionDigraph(3, [(0, 1), (0, 2), (1, 2), (0, 1)])
-    >>> g.n_edges, g.adjacency.tolist()
-    (3, [[0, 1, 1], [0, 0, 1], [0, 0, 0]])
+    >>> g.n_edges, g.n_duplicate_edges, g.adjacency.tolist()
+    (3, 1, [[0, 1, 1], [0, 0, 1], [0, 0, 0]])
     >>> AttentionDigraph.from_attention_mask(np.tril(np.ones((3, 3))), drop_loops=True).n_edges
     3
     """
@@ -53,25 +191,11 @@ class AttentionDigraph:
     n: int
     edges: np.ndarray
     labels: tuple[str, ...] | None = None
+    n_duplicate_edges: int = 0
 
     def __init__(self, n: int, edges=(), *, labels=None, drop_loops: bool = False):
-        n = as_count(n, "n", error=VertexError)
-        arr = np.asarray(edges)
-        if arr.size == 0:
-            arr = np.zeros((0, 2), dtype=np.int64)
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise DigraphFormatError(
-                f"edges must be pairs (a, b), an array of shape (E, 2); got shape {arr.shape}")
-        if not np.issubdtype(arr.dtype, np.integer):
-            if not (np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr))):
-                raise TypeError(f"edge endpoints must be integers, got dtype {arr.dtype}")
-        arr = arr.astype(np.int64)
-        bad = (arr < 0) | (arr >= n)
-        if bad.any():
-            row = int(np.argwhere(bad)[0, 0])
-            raise VertexError(
-                f"edge {row} is {tuple(arr[row].tolist())}, but vertices are 0..{n - 1}; "
-                "raise n or renumber the vertices")
+        n = check_vertex_count(n)           # before anything is allocated
+        arr = _edge_array(edges, n)
         loops = arr[:, 0] == arr[:, 1]
         if loops.any():
             if not drop_loops:
@@ -80,16 +204,21 @@ class AttentionDigraph:
                     f"edge ({v}, {v}) is a loop; attention digraphs are loopless — pass "
                     "drop_loops=True to drop the diagonal of an attention mask")
             arr = arr[~loops]
+        given = len(arr)
         if len(arr):  # sorted, without duplicates: one 1-D sort of the codes a·N + b
             codes = np.unique(arr[:, 0] * n + arr[:, 1])
             arr = np.column_stack([codes // n, codes % n])
         if labels is not None:
+            if isinstance(labels, str) or not isinstance(labels, Iterable):
+                raise TypeError(f"labels must be a sequence of str, one per vertex, not "
+                                f"{type(labels).__name__}")
             labels = tuple(str(s) for s in labels)
             if len(labels) != n:
                 raise VertexError(f"{len(labels)} labels for {n} vertices; give one per vertex")
         object.__setattr__(self, "n", int(n))
         object.__setattr__(self, "edges", arr)
         object.__setattr__(self, "labels", labels)
+        object.__setattr__(self, "n_duplicate_edges", given - len(arr))
         arr.setflags(write=False)
 
     # -- constructors ------------------------------------------------------------------------
@@ -103,7 +232,7 @@ class AttentionDigraph:
         Parameters
         ----------
         matrix : array_like of shape ``(N, N)``
-            Entries 0 and 1 only.
+            Entries 0 and 1 only; ``N`` at most :data:`MAX_DENSE_VERTICES`.
         labels : sequence of str, optional
             One label per vertex.
         drop_loops : bool
@@ -121,16 +250,22 @@ class AttentionDigraph:
         SelfLoopError
             The diagonal holds a 1 and ``drop_loops`` is false.
         VertexError
-            ``labels`` does not give one label per vertex.
+            ``labels`` does not give one label per vertex, or ``N`` is above
+            :data:`MAX_DENSE_VERTICES`.
 
         Examples
         --------
         >>> AttentionDigraph.from_adjacency([[0, 1, 1], [0, 0, 0], [0, 1, 0]]).edges.tolist()
         [[0, 1], [0, 2], [2, 1]]
         """
-        m = np.asarray(matrix)
+        try:
+            m = np.asarray(matrix)
+        except (ValueError, TypeError):     # ragged rows
+            raise DigraphFormatError("an adjacency matrix is square; got rows of different "
+                                     "lengths") from None
         if m.ndim != 2 or m.shape[0] != m.shape[1]:
             raise DigraphFormatError(f"an adjacency matrix is square; got shape {m.shape}")
+        check_vertex_count(m.shape[0], "N", dense=True, what="an adjacency matrix")
         if not np.isin(m, (0, 1)).all():
             raise DigraphFormatError("an adjacency matrix holds only 0 and 1 (or booleans)")
         return cls(m.shape[0], np.argwhere(m != 0), labels=labels, drop_loops=drop_loops)
@@ -164,7 +299,8 @@ class AttentionDigraph:
         SelfLoopError
             The diagonal holds a 1 and ``drop_loops`` is false.
         VertexError
-            ``labels`` does not give one label per vertex.
+            ``labels`` does not give one label per vertex, or ``N`` is above
+            :data:`MAX_DENSE_VERTICES`.
 
         Examples
         --------
@@ -174,7 +310,11 @@ class AttentionDigraph:
         >>> AttentionDigraph.from_attention_mask(causal, drop_loops=True).edges.tolist()
         [[0, 1], [0, 2], [1, 2]]
         """
-        a = np.asarray(mask)
+        try:
+            a = np.asarray(mask)
+        except (ValueError, TypeError):     # ragged rows
+            raise DigraphFormatError("an attention mask is a square matrix; got rows of "
+                                     "different lengths") from None
         if a.ndim != 2:
             raise DigraphFormatError(f"an attention mask is a matrix; got shape {a.shape}")
         return cls.from_adjacency(a.T, labels=labels, drop_loops=drop_loops)
@@ -201,6 +341,8 @@ class AttentionDigraph:
         ------
         TypeError
             ``graph`` is not a ``networkx.DiGraph`` (an undirected graph has no direction).
+        VertexError
+            ``graph`` has more than :data:`MAX_VERTICES` nodes.
         SelfLoopError
             ``graph`` has a self-loop and ``drop_loops`` is false.
 
@@ -215,8 +357,9 @@ class AttentionDigraph:
 
         if not isinstance(graph, nx.DiGraph):
             raise TypeError(f"expected a networkx.DiGraph, got {type(graph).__name__}")
+        check_vertex_count(graph.number_of_nodes(), "the graph's number of nodes")
         index = {node: i for i, node in enumerate(graph.nodes)}
-        edges = [(index[u], index[v]) for u, v in graph.edges]
+        edges = [(index[u], index[v]) for u, v, *_ in graph.edges]   # multigraphs: (u, v, key)
         return cls(len(index), edges, labels=[str(v) for v in graph.nodes],
                    drop_loops=drop_loops)
 
@@ -255,14 +398,17 @@ class AttentionDigraph:
 
     @property
     def adjacency(self) -> np.ndarray:
-        """``M`` (``N×N``, ``uint8``): ``M[a, b] = 1`` iff ``(a, b) ∈ E``."""
+        """``M`` (``N×N``, ``uint8``): ``M[a, b] = 1`` iff ``(a, b) ∈ E``; built on each
+        access, for at most :data:`MAX_DENSE_VERTICES` vertices (else :class:`VertexError`)."""
+        check_vertex_count(self.n, dense=True, what="the adjacency matrix")
         m = np.zeros((self.n, self.n), dtype=np.uint8)
         m[self.edges[:, 0], self.edges[:, 1]] = 1
         return m
 
     @property
     def attention_mask(self) -> np.ndarray:
-        """``A = Mᵀ``: ``A[b, a] = 1`` iff ``b`` attends to ``a``."""
+        """``A = Mᵀ``: ``A[b, a] = 1`` iff ``b`` attends to ``a`` (at most
+        :data:`MAX_DENSE_VERTICES` vertices, as :attr:`adjacency`)."""
         return self.adjacency.T.copy()
 
     @property
@@ -329,10 +475,12 @@ class AttentionDigraph:
         Raises
         ------
         DigraphFormatError
-            ``obj`` is not a dict with the keys ``"n"`` and ``"edges"`` (or its edges are not
-            pairs).
+            ``obj`` is not a dict with the keys ``"n"`` and ``"edges"``, ``"n"`` is not a
+            whole number, its edges are not pairs of whole numbers, or ``"labels"`` is not a
+            list (what the JSON got wrong is bad input, not a wrong type).
         VertexError
-            An edge names a vertex outside ``0..n-1``.
+            ``"n"`` is negative or above :data:`MAX_VERTICES`, an edge names a vertex outside
+            ``0..n-1``, or ``"labels"`` does not give one label per vertex.
         SelfLoopError
             An edge is a loop and ``drop_loops`` is false.
 
@@ -341,10 +489,17 @@ class AttentionDigraph:
         >>> g = AttentionDigraph(3, [(0, 1), (1, 2)], labels=["a", "b", "c"])
         >>> AttentionDigraph.from_json(g.to_json()) == g
         True
+        >>> AttentionDigraph.from_json({"n": 10 ** 12 + 1, "edges": []})
+        Traceback (most recent call last):
+        ...
+        theorem.errors.VertexError: n = 1000000000001 vertices is above the limit of 1048576 (MAX_VERTICES); a digraph holds per-vertex arrays, so give at most 1048576 vertices (renumber the vertices to 0..N-1 without gaps)
         """
         if not isinstance(obj, dict) or "n" not in obj or "edges" not in obj:
             raise DigraphFormatError('a digraph JSON object has keys "n" and "edges"')
-        return cls(obj["n"], obj["edges"], labels=obj.get("labels"), drop_loops=drop_loops)
+        try:
+            return cls(obj["n"], obj["edges"], labels=obj.get("labels"), drop_loops=drop_loops)
+        except TypeError as exc:            # a JSON value of the wrong kind is bad input
+            raise DigraphFormatError(f"a digraph JSON object: {exc}") from None
 
     def write(self, path) -> None:
         """Write this digraph to a file: ``.json`` as :meth:`to_json`, anything else as an
@@ -405,10 +560,12 @@ class AttentionDigraph:
         Raises
         ------
         DigraphFormatError
-            A ``.json`` file is not valid JSON or not a digraph object, or a line of an edge
-            list is not two vertex numbers (the message names the line).
+            The file is not text (UTF-8 with or without a byte-order mark, or UTF-16/32 with
+            one), a ``.json`` file is not valid JSON or not a digraph object, or a line of an
+            edge list is not two vertex numbers (the message names the line).
         VertexError
-            A vertex is negative or not below ``N``.
+            A vertex is negative or not below ``N``, or ``N`` is above :data:`MAX_VERTICES`
+            (the message names the line).
         SelfLoopError
             An edge is a loop and ``drop_loops`` is false.
         OSError
@@ -425,28 +582,85 @@ class AttentionDigraph:
         (5, [[0, 1], [2, 3]])
         """
         path = Path(path)
-        text = path.read_text()
+        text = _text(path.read_bytes(), path)
         if path.suffix == ".json":
             try:
-                return cls.from_json(json.loads(text), drop_loops=drop_loops)
-            except json.JSONDecodeError as exc:
+                obj = json.loads(text)
+            except (ValueError, RecursionError) as exc:   # JSONDecodeError is a ValueError
                 raise DigraphFormatError(f"{path}: not valid JSON ({exc})") from None
+            try:
+                return cls.from_json(obj, drop_loops=drop_loops)
+            except TheoremError as exc:
+                raise type(exc)(f"{path}: {exc}") from None
         n, edges = None, []
+        largest, where = -1, 0              # the largest vertex and its line
         for number, line in enumerate(text.splitlines(), 1):
             body, _, comment = line.partition("#")
             words = comment.split()
-            if len(words) == 2 and words[0] == "n" and words[1].isdigit():
-                n = int(words[1])
+            if len(words) == 2 and words[0] == "n" and _NUMBER.fullmatch(words[1]):
+                n = _vertex_number(words[1], f"{path}:{number}: the vertex count")
+                try:
+                    check_vertex_count(n)
+                except VertexError as exc:
+                    raise VertexError(f"{path}:{number}: {exc}") from None
             if not body.strip():
                 continue
             parts = body.split()
-            if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+            if len(parts) != 2 or not all(_NUMBER.fullmatch(p) for p in parts):
                 raise DigraphFormatError(
                     f"{path}:{number}: expected two vertex numbers 'u v', got {body.strip()!r}")
-            edges.append((int(parts[0]), int(parts[1])))
+            u, v = (_vertex_number(p, f"{path}:{number}: vertex") for p in parts)
+            if u < 0 or v < 0:
+                raise VertexError(f"{path}:{number}: vertex {min(u, v)} is negative; "
+                                  "vertices are numbered 0..N-1")
+            if max(u, v) > largest:
+                largest, where = max(u, v), number
+            edges.append((u, v))
         if n is None:
-            n = 1 + max((max(e) for e in edges), default=-1)
-        return cls(n, edges, drop_loops=drop_loops)
+            if largest >= MAX_VERTICES:
+                raise VertexError(
+                    f"{path}:{where}: vertex {largest} needs {largest + 1} vertices, above the "
+                    f"limit of {MAX_VERTICES} (MAX_VERTICES; a digraph holds per-vertex "
+                    "arrays); renumber the vertices to 0..N-1 without gaps")
+            n = largest + 1
+        elif largest >= n:
+            raise VertexError(f"{path}:{where}: vertex {largest} is not below n = {n} (the "
+                              "'# n N' line); raise N or renumber the vertices")
+        try:
+            return cls(n, edges, drop_loops=drop_loops)
+        except TheoremError as exc:
+            raise type(exc)(f"{path}: {exc}") from None
+
+
+def _text(data: bytes, path) -> str:
+    """The text of a digraph file: UTF-32 or UTF-16 after their byte-order marks, else
+    UTF-8 with or without one; anything else (or NUL bytes) is not a digraph file."""
+    codec = next((name for bom, name in ((codecs.BOM_UTF32_LE, "utf-32"),   # before UTF-16:
+                                         (codecs.BOM_UTF32_BE, "utf-32"),   # FF FE 00 00
+                                         (codecs.BOM_UTF16_LE, "utf-16"),
+                                         (codecs.BOM_UTF16_BE, "utf-16"))
+                  if data.startswith(bom)), "utf-8-sig")
+    hint = "give an edge list 'u v' per line or .json"
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError as exc:
+        raise DigraphFormatError(
+            f"{path}: not a text file (byte {data[exc.start]:#04x} at offset {exc.start} is not "
+            f"{'UTF-8' if codec == 'utf-8-sig' else codec.upper()}); {hint}") from None
+    if "\x00" in text:
+        raise DigraphFormatError(f"{path}: not a text file (it holds NUL bytes: binary, or "
+                                 f"UTF-16 without a byte-order mark); {hint}")
+    return text
+
+
+def _vertex_number(word: str, what: str) -> int:
+    """An ASCII number of an edge list as an ``int``; one too long to be a vertex (``int``
+    refuses over 4300 digits) is refused here, with ``what`` naming the line."""
+    if len(word.lstrip("-")) > 18:
+        raise VertexError(f"{what} {word[:24]}{'…' if len(word) > 24 else ''} is above the "
+                          f"limit of {MAX_VERTICES} vertices (MAX_VERTICES); renumber the "
+                          "vertices to 0..N-1 without gaps")
+    return int(word)
 
 
 def check_digraph(digraph) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 from manifolds.validation import as_integer
 
 from ..errors import TheoremError, VertexError
-from .digraph import AttentionDigraph
+from .digraph import AttentionDigraph, check_vertex_count
 
 __all__ = [
     "transitive_tournament",
@@ -27,12 +27,16 @@ __all__ = [
 
 
 def _size(value, name: str, minimum: int) -> int:
+    """A family's size parameter: an integer ``≥ minimum`` (``VertexError`` below)."""
     return as_integer(value, name, minimum=minimum, error=VertexError)
 
 
 def _from_rule(n: int, keep) -> AttentionDigraph:
-    """Edges ``(a, b)`` with ``keep(a, b)`` true, ``a ≠ b`` (rule evaluated on index grids)."""
-    a, b = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    """Edges ``(a, b)`` with ``keep(a, b)`` true, ``a ≠ b``: the rule is evaluated on the
+    ``n × n`` index grid (broadcast), so ``n`` is checked against
+    :data:`MAX_DENSE_VERTICES` first."""
+    n = check_vertex_count(n, dense=True, what="a named family (built on an n × n grid)")
+    a, b = np.arange(n)[:, None], np.arange(n)[None, :]
     return AttentionDigraph.from_adjacency((keep(a, b) & (a != b)).astype(np.uint8))
 
 
@@ -56,7 +60,8 @@ def transitive_tournament(n: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``n`` is negative.
+        ``n`` is negative or above :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        (the family is built on an ``n × n`` grid).
 
     Examples
     --------
@@ -89,7 +94,8 @@ def complete_bipartite(a: int, b: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``a`` or ``b`` is negative.
+        ``a`` or ``b`` is negative, or ``a + b`` is above
+        :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`.
 
     Examples
     --------
@@ -99,6 +105,7 @@ def complete_bipartite(a: int, b: int) -> AttentionDigraph:
     [0, 0, 0, 3, 3, 3, 3]
     """
     a, b = _size(a, "a", 0), _size(b, "b", 0)
+    check_vertex_count(a + b, "a + b", dense=True, what="complete_bipartite (an n × n grid)")
     return _from_rule(a + b, lambda u, v: (u < a) & (v >= a))
 
 
@@ -120,7 +127,8 @@ def complete_digraph(n: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``n`` is negative.
+        ``n`` is negative or above :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        (the family is built on an ``n × n`` grid).
 
     Examples
     --------
@@ -146,14 +154,14 @@ def directed_cycle(n: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``n`` is below 2.
+        ``n`` is below 2 or above :data:`~theorem.digraphs.digraph.MAX_VERTICES`.
 
     Examples
     --------
     >>> directed_cycle(3).edges.tolist()
     [[0, 1], [1, 2], [2, 0]]
     """
-    n = _size(n, "n", 2)
+    n = check_vertex_count(_size(n, "n", 2))       # before np.arange allocates
     return AttentionDigraph(n, np.stack([np.arange(n), (np.arange(n) + 1) % n], axis=1))
 
 
@@ -178,7 +186,8 @@ def sliding_window(n: int, w: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``n`` is negative or ``w`` is below 1.
+        ``n`` is negative or above :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`,
+        or ``w`` is below 1.
 
     Examples
     --------
@@ -186,6 +195,7 @@ def sliding_window(n: int, w: int) -> AttentionDigraph:
     [[0, 1], [1, 2], [2, 3]]
     """
     n, w = _size(n, "n", 0), _size(w, "w", 1)
+    w = min(w, max(n, 1))           # a window past the first position changes nothing
     return _from_rule(n, lambda a, b: (b - a > 0) & (b - a < w))
 
 
@@ -209,7 +219,8 @@ def strided(n: int, s: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``n`` is negative or ``s`` is below 1.
+        ``n`` is negative or above :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`,
+        or ``s`` is below 1.
 
     Examples
     --------
@@ -217,6 +228,7 @@ def strided(n: int, s: int) -> AttentionDigraph:
     [[0, 2], [0, 4], [1, 3], [2, 4]]
     """
     n, s = _size(n, "n", 0), _size(s, "s", 1)
+    s = min(s, max(n, 1))           # a stride ≥ n joins no pair: s = n gives the same
     return _from_rule(n, lambda a, b: (a < b) & ((b - a) % s == 0))
 
 
@@ -241,7 +253,8 @@ def block_local(n: int, block: int) -> AttentionDigraph:
     Raises
     ------
     VertexError
-        ``n`` is negative or ``block`` is below 1.
+        ``n`` is negative or above :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`,
+        or ``block`` is below 1.
 
     Examples
     --------
@@ -249,6 +262,7 @@ def block_local(n: int, block: int) -> AttentionDigraph:
     [[0, 1], [1, 0], [2, 3], [3, 2]]
     """
     n, block = _size(n, "n", 0), _size(block, "block", 1)
+    block = min(block, max(n, 1))   # one block holds everything either way
     return _from_rule(n, lambda a, b: a // block == b // block)
 
 
@@ -293,6 +307,8 @@ def named_family(name: str, n: int, m: int | None = None) -> AttentionDigraph:
 
     Raises
     ------
+    TypeError
+        ``name`` is not a str (or ``n``, ``m`` not integers).
     TheoremError
         ``name`` is not a key of :data:`FAMILIES`, or the family needs ``m`` and it is
         ``None``.
@@ -308,6 +324,8 @@ def named_family(name: str, n: int, m: int | None = None) -> AttentionDigraph:
     ...
     theorem.errors.TheoremError: this family needs --m S
     """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a family's name (a str), not {type(name).__name__}")
     if name not in FAMILIES:
         raise TheoremError(f"unknown family {name!r}; choose one of {', '.join(sorted(FAMILIES))}")
     return FAMILIES[name](n, m)

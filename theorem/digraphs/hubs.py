@@ -11,11 +11,12 @@ from __future__ import annotations
 import itertools
 import json
 import numbers
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .digraph import AttentionDigraph
+from .digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
 
 __all__ = ["HubExtension"]
@@ -25,6 +26,9 @@ _BITMAP_CELLS = 64_000_000
 
 
 def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
+    if isinstance(side, (str, bytes)) or not isinstance(side, Iterable):
+        raise TypeError(f"hub {hub}: its {name}s must be a collection of vertices, got "
+                        f"{side!r}")
     items = list(side)
     if set(map(type, items)) <= {int}:     # the common case, checked at C speed
         return frozenset(items)
@@ -73,6 +77,9 @@ class HubExtension:
     colors: tuple[int, ...] | None = None
 
     def __init__(self, hubs, colors=None):
+        if isinstance(hubs, (str, bytes, dict)) or not isinstance(hubs, Iterable):
+            raise TypeError(f"hubs must be a list of (sources, targets) pairs, not "
+                            f"{type(hubs).__name__}")
         pairs = list(hubs)
         sources, targets = [], []
         for p, pair in enumerate(pairs):
@@ -166,8 +173,11 @@ class HubExtension:
 
         Raises
         ------
+        TypeError
+            ``n`` is not an integer.
         VertexError
-            A hub has a vertex outside ``0..n-1``.
+            ``n`` is negative or above :data:`~theorem.digraphs.digraph.MAX_VERTICES`, or a
+            hub has a vertex outside ``0..n-1``.
 
         Examples
         --------
@@ -175,6 +185,7 @@ class HubExtension:
         >>> s.astype(int).tolist(), t.astype(int).tolist()
         ([[1, 0, 0], [0, 1, 0]], [[0, 1, 1], [0, 0, 1]])
         """
+        n = check_vertex_count(n)
         s = np.zeros((self.n_hubs, n), dtype=bool)
         t = np.zeros((self.n_hubs, n), dtype=bool)
         for p, (a, b) in enumerate(zip(self.sources, self.targets)):
@@ -222,8 +233,7 @@ class HubExtension:
             ...
         theorem.errors.InvalidHubExtensionError: edge (0, 2) is covered by no hub; add a hub or enlarge one
         """
-        if not isinstance(digraph, AttentionDigraph):
-            raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
+        check_digraph(digraph)
         n = digraph.n
         for p, (a, b) in enumerate(zip(self.sources, self.targets)):
             if not a or not b:
@@ -346,21 +356,26 @@ class HubExtension:
         ext = self if colors is None else self.with_colors(colors)
         if ext.colors is None:
             raise InvalidColoringError("this hub extension has no colors; pass colors=[...]")
-        # two hubs of one color sharing a vertex v on one side repeat the key (color, v)
-        colors = np.asarray(ext.colors, dtype=np.int64)
+        # two hubs of one color sharing a vertex v on one side repeat the key (color, v);
+        # colors and vertices are replaced by their ranks first, so that no value (huge,
+        # negative: nothing is checked against a digraph here) can overflow or collide
+        rank = {c: i for i, c in enumerate(sorted(set(ext.colors)))}
+        colors = np.fromiter((rank[c] for c in ext.colors), np.int64, ext.n_hubs)
         for side_sets, name in ((ext.sources, "source"), (ext.targets, "target")):
             sizes = np.fromiter(map(len, side_sets), np.int64, len(side_sets))
-            vertices = np.fromiter(itertools.chain.from_iterable(side_sets), np.int64,
-                                   int(sizes.sum()))
+            flat = list(itertools.chain.from_iterable(side_sets))
+            names = sorted(set(flat))
+            index = {v: i for i, v in enumerate(names)}
+            vertices = np.fromiter((index[v] for v in flat), np.int64, len(flat))
             hub = np.repeat(np.arange(len(side_sets)), sizes)
-            keys = colors[hub] * (int(vertices.max(initial=0)) + 1) + vertices
+            keys = colors[hub] * max(len(names), 1) + vertices
             order = np.argsort(keys, kind="stable")
             dup = np.flatnonzero(keys[order][1:] == keys[order][:-1])
             if len(dup):
                 q, p = sorted((int(hub[order[dup[0]]]), int(hub[order[dup[0] + 1]])))
-                v = int(vertices[order[dup[0]]])
+                v = names[int(vertices[order[dup[0]]])]
                 raise InvalidColoringError(
-                    f"hubs {q} and {p} both have color {colors[p]} and share the {name} "
+                    f"hubs {q} and {p} both have color {ext.colors[p]} and share the {name} "
                     f"{v}; give them different colors")
 
     # -- Lemma 2.1: a biclique cover is a hub extension, and back ------------------------------
@@ -419,12 +434,27 @@ class HubExtension:
         AttentionDigraph
             On ``n + n_hubs`` vertices, with ``Σ_p |A_p| + |B_p|`` edges.
 
+        Raises
+        ------
+        TypeError
+            ``n`` is not an integer.
+        VertexError
+            ``n`` is negative, a hub has a vertex outside ``0..n-1`` (it would be read as a
+            hub), or ``n + n_hubs`` is above :data:`~theorem.digraphs.digraph.MAX_VERTICES`.
+
         Examples
         --------
         >>> ext = HubExtension([({0}, {1, 2}), ({1}, {2})])
         >>> ext.extended_digraph(3).edges.tolist()
         [[0, 3], [1, 4], [3, 1], [3, 2], [4, 2]]
         """
+        n = check_vertex_count(n)
+        for p, (a, b) in enumerate(zip(self.sources, self.targets)):
+            bad = [v for v in a | b if not 0 <= v < n]
+            if bad:
+                raise VertexError(f"hub {p} has vertex {bad[0]}, but vertices are 0..{n - 1}; "
+                                  "raise n")
+        check_vertex_count(n + self.n_hubs, "n + n_hubs")
         edges = [(a, n + p) for p, side in enumerate(self.sources) for a in sorted(side)]
         edges += [(n + p, b) for p, side in enumerate(self.targets) for b in sorted(side)]
         return AttentionDigraph(n + self.n_hubs, edges)
@@ -451,6 +481,10 @@ class HubExtension:
 
         Raises
         ------
+        TypeError
+            ``extended`` is not an :class:`AttentionDigraph`, or ``n`` not an integer.
+        VertexError
+            ``n`` is negative or above ``extended.n``.
         InvalidHubExtensionError
             An edge joins two vertices or two hubs: edges must run between ``V`` and ``H``
             only (axiom 2).
@@ -461,6 +495,11 @@ class HubExtension:
         >>> HubExtension.from_extended_digraph(ext.extended_digraph(3), 3) == ext
         True
         """
+        check_digraph(extended)
+        n = check_vertex_count(n)
+        if n > extended.n:
+            raise VertexError(f"n = {n} vertices, but the extended digraph has only "
+                              f"{extended.n}; n counts its vertices that are not hubs")
         e = extended.edges
         inside = (e < n)
         if (inside[:, 0] == inside[:, 1]).any():

@@ -7,7 +7,7 @@ import numpy as np
 from manifolds.validation import as_count, as_generator, as_probability
 
 from ..errors import TheoremError, VertexError
-from .digraph import AttentionDigraph
+from .digraph import MAX_DENSE_VERTICES, AttentionDigraph, check_vertex_count
 from .hubs import HubExtension
 
 __all__ = ["random_hub_extension"]
@@ -25,13 +25,15 @@ def random_hub_extension(n: int, n_hubs: int, p: float, rng=None):
     Parameters
     ----------
     n : int
-        Number of vertices, at least 0.
+        Number of vertices, at least 0 and at most :data:`.MAX_DENSE_VERTICES` (the digraph
+        is the product of two ``n_hubs × n`` incidence tables, an ``n × n`` matrix).
     n_hubs : int
-        Number of hubs drawn, at least 0 (before empty ones are dropped).
+        Number of hubs drawn, at least 0 (before empty ones are dropped), with
+        ``n_hubs · max(n, 1)`` at most ``MAX_DENSE_VERTICES²`` (the tables drawn).
     p : float
         Probability, in ``[0, 1]``, that a vertex and a hub are joined.
     rng : Generator, int or None, optional
-        Random source (:func:`manifolds.validation.as_generator`); an int seeds it.
+        Random source (:func:`manifolds.validation.as_generator`); an int ``≥ 0`` seeds it.
 
     Returns
     -------
@@ -42,9 +44,9 @@ def random_hub_extension(n: int, n_hubs: int, p: float, rng=None):
     Raises
     ------
     VertexError
-        ``n`` or ``n_hubs`` is negative.
+        ``n`` or ``n_hubs`` is negative or above its limit.
     TheoremError
-        ``p`` is not a probability.
+        ``p`` is not a probability, or ``rng`` is a negative seed.
     TypeError
         An argument has the wrong type (``rng`` included).
 
@@ -56,10 +58,16 @@ def random_hub_extension(n: int, n_hubs: int, p: float, rng=None):
     >>> g.n
     30
     """
-    n = as_count(n, "n", error=VertexError)
+    n = check_vertex_count(n, dense=True, what="the random hub model (an n × n product)")
     n_hubs = as_count(n_hubs, "n_hubs", error=VertexError)
+    if n_hubs * max(n, 1) > MAX_DENSE_VERTICES ** 2:    # before the tables are drawn
+        raise VertexError(
+            f"n_hubs · n = {n_hubs} · {n} vertex–hub pairs is above the limit of "
+            f"{MAX_DENSE_VERTICES ** 2} (MAX_DENSE_VERTICES²): the model draws two float64 "
+            f"tables of them; draw fewer hubs (at most {MAX_DENSE_VERTICES ** 2 // max(n, 1)} "
+            f"for n = {n})")
     p = as_probability(p, "p", error=TheoremError)
-    gen = as_generator(rng)
+    gen = as_generator(rng, error=TheoremError)
     joined = gen.random((n_hubs, n)) < p
     into = gen.random((n_hubs, n)) < 0.5
     s, t = joined & into, joined & ~into

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .digraph import AttentionDigraph
+from ..errors import VertexError
+from .digraph import AttentionDigraph, check_digraph
 from .hubs import HubExtension
 
 __all__ = ["Trimmed"]
@@ -66,6 +67,11 @@ class Trimmed:
             With ``digraph`` itself as the trimmed digraph (:attr:`identity`) when no vertex
             is isolated.
 
+        Raises
+        ------
+        TypeError
+            ``digraph`` is not an :class:`AttentionDigraph`.
+
         Examples
         --------
         >>> Trimmed.of(AttentionDigraph(30_000, [(7, 9), (9, 20_000)])).digraph
@@ -73,6 +79,7 @@ class Trimmed:
         >>> Trimmed.of(AttentionDigraph(2, [(0, 1)])).identity
         True
         """
+        check_digraph(digraph)
         touched = np.zeros(digraph.n, dtype=bool)
         touched[digraph.edges.ravel()] = True
         vertices = np.flatnonzero(touched)
@@ -104,12 +111,20 @@ class Trimmed:
             The same hubs on the vertices of :attr:`original` (``ext`` itself when
             :attr:`identity`).
 
+        Raises
+        ------
+        TypeError
+            ``ext`` is not a :class:`HubExtension`.
+        VertexError
+            A hub has a vertex outside ``0..n-1``, ``n`` the vertices of :attr:`digraph`.
+
         Examples
         --------
         >>> t = Trimmed.of(AttentionDigraph(6, [(1, 4), (1, 5)]))
         >>> t.extension(HubExtension([([0], [1, 2])])).hubs
         [([1], [4, 5])]
         """
+        _check_hubs(ext, range(self.digraph.n), "the trimmed digraph")
         if self.identity:
             return ext
         v = self.vertices
@@ -135,15 +150,36 @@ class Trimmed:
             The same hubs on the vertices of :attr:`digraph` (``ext`` itself when
             :attr:`identity`).
 
+        Raises
+        ------
+        TypeError
+            ``ext`` is not a :class:`HubExtension`.
+        VertexError
+            A hub has a vertex that is not a non-isolated vertex of :attr:`original` (then
+            it is no hub extension of it).
+
         Examples
         --------
         >>> t = Trimmed.of(AttentionDigraph(6, [(1, 4), (1, 5)]))
         >>> t.restrict(HubExtension([([1], [4, 5])])).hubs
         [([0], [1, 2])]
         """
+        _check_hubs(ext, set(self.vertices.tolist()), "the non-isolated vertices of the original")
         if self.identity:
             return ext
         v = self.vertices
         hubs = [(np.searchsorted(v, sorted(a)).tolist(), np.searchsorted(v, sorted(b)).tolist())
                 for a, b in zip(ext.sources, ext.targets)]
         return HubExtension(hubs, ext.colors)
+
+
+def _check_hubs(ext, allowed, where: str) -> None:
+    """``TypeError`` unless ``ext`` is a :class:`HubExtension`; ``VertexError`` naming the
+    first hub vertex not in ``allowed`` (a ``range`` or a set)."""
+    if not isinstance(ext, HubExtension):
+        raise TypeError(f"ext must be a HubExtension, not {type(ext).__name__}")
+    for p, (a, b) in enumerate(zip(ext.sources, ext.targets)):
+        bad = [v for v in a | b if v not in allowed]
+        if bad:
+            raise VertexError(f"hub {p} has vertex {bad[0]}, which is not among {where}; "
+                              "map a hub extension of that digraph")

@@ -14,7 +14,7 @@ from math import comb
 
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
 from ..errors import TooManyBicliquesError
@@ -164,6 +164,14 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
         ``witness``: the cover as a :class:`HubExtension`; ``certificate``: what proves the
         lower bound.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+    VertexError
+        More than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES` vertices have an
+        edge (the search builds ``N × N`` matrices over them).
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
@@ -178,6 +186,8 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
         return InvariantResult("biclique_cover_number", 0, 0, 0, True, HubExtension([]),
                                Certificate("empty", "no edges"), time.perf_counter() - start)
     trimmed = Trimmed.of(digraph)
+    check_vertex_count(trimmed.digraph.n, "N", dense=True,
+                       what="biclique_cover_number (N counts the vertices with an edge)")
     stars = HubExtension(star_cover(trimmed.digraph))
     state = (stars, 1, Certificate("non-empty", "one edge needs one biclique"))
     return solved("biclique_cover_number", lambda w: w.n_hubs, state, trimmed, start,

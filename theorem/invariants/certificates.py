@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..errors import TheoremError
 from ..sat.drat import DratCheck, check_drat, unsat_proof
 from ..sat.encodings import biclique_cover_cnf, difunctional_cover_cnf
@@ -42,8 +42,11 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``result`` not an
+        :class:`InvariantResult`.
     TheoremError
-        The certificate is not an UNSAT one, the recorded fooling set is not a fooling set
+        The certificate is not an UNSAT one (or lacks its ``k``), the recorded fooling set is not a fooling set
         of ``digraph``, or ``result`` is of an invariant with no SAT encoding.
 
     Examples
@@ -55,10 +58,17 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
     >>> r.value, r.certificate.kind, check_unsat_certificate(g, r).valid
     (3, 'unsat', True)
     """
+    check_digraph(digraph)
+    if not isinstance(result, InvariantResult):
+        raise TypeError(f"result must be an InvariantResult, not {type(result).__name__}")
     certificate = result.certificate
-    if certificate.kind != "unsat":
-        raise TheoremError(f"the {result.name} result is certified by {certificate.kind!r}, not by "
+    kind = None if certificate is None else certificate.kind
+    if kind != "unsat":
+        raise TheoremError(f"the {result.name} result is certified by {kind!r}, not by "
                            "an UNSAT result; there is no SAT claim to prove")
+    if not isinstance(certificate.data, dict) or "k" not in certificate.data:
+        raise TheoremError("the UNSAT certificate records no k (the refuted size); pass the "
+                           "result as the solver returned it")
     k = int(certificate.data["k"])
     if result.name == "biclique_cover_number":
         fooling = certificate.data.get("fooling_set", [])

@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.trim import Trimmed
 from ..errors import InvalidColoringError
 from ..sat.budget import anytime, deadline_after, reserve
 from .results import Certificate, InvariantResult
@@ -37,9 +38,12 @@ def validate_edge_coloring(digraph: AttentionDigraph, colors) -> None:
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
     InvalidColoringError
         ``colors`` is not one integer per edge, or two edges of one color share a source or
-        a target (the message names the two edges and the shared vertex).
+        a target (the message names the two edges and the shared vertex). Any integers are
+        colors (negative or huge ones too: only equality matters).
 
     Examples
     --------
@@ -51,13 +55,21 @@ def validate_edge_coloring(digraph: AttentionDigraph, colors) -> None:
         ...
     theorem.errors.InvalidColoringError: edges (0, 2) and (1, 2) both have color 1 and share the target 2
     """
-    c = np.asarray(colors)
+    check_digraph(digraph)
+    try:
+        c = np.asarray(colors)
+    except (ValueError, TypeError):         # ragged
+        c = np.asarray(None)
+    if c.size == 0 and c.ndim == 1:         # [] colors no edge: its float dtype is no matter
+        c = c.astype(np.int64)
     if c.shape != (digraph.n_edges,) or not np.issubdtype(c.dtype, np.integer):
         raise InvalidColoringError(
             f"an edge coloring is one integer per edge: expected shape ({digraph.n_edges},), "
             f"got {c.shape} of {c.dtype}")
+    # colors by rank: keys (vertex, color) without overflow, whatever the integers
+    rank = np.unique(c, return_inverse=True)[1].reshape(-1)
     for side, name in ((0, "source"), (1, "target")):
-        key = digraph.edges[:, side] * (int(c.max(initial=0)) + 1) + c
+        key = digraph.edges[:, side] * (int(rank.max(initial=0)) + 1) + rank
         order = np.argsort(key, kind="stable")
         dup = np.flatnonzero(key[order][1:] == key[order][:-1])
         if dup.size:
@@ -78,7 +90,9 @@ def chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = Non
     color free at both ends, at most ``2Δ − 1`` colors), or when even that did not finish,
     the coloring by the pair (rank of ``b`` among the targets of ``a``, rank of ``a`` among
     the sources of ``b``); the result then has ``optimal=False`` unless it happens to use
-    ``Δ`` colors. A greedy coloring with ``Δ`` colors is already optimal and returned.
+    ``Δ`` colors. A greedy coloring with ``Δ`` colors is already optimal and returned. The
+    coloring is made on the digraph without its isolated vertices (:class:`Trimmed`; edges
+    keep their order), so it costs no more for a large ``N``.
 
     Parameters
     ----------
@@ -107,17 +121,19 @@ def chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None = Non
     (4, True, {'vertex': 0, 'side': 'out', 'degree': 4})
     """
     start = time.perf_counter()
-    if not isinstance(digraph, AttentionDigraph):
-        raise TypeError(f"expected an AttentionDigraph, got {type(digraph).__name__}")
+    check_digraph(digraph)
     deadline = deadline_after(time_limit)
     colors = np.zeros(digraph.n_edges, dtype=np.int64)
+    # without isolated vertices (edges keep their order): nothing here is linear in N
+    trimmed = Trimmed.of(digraph) if digraph.n_edges else None
     if digraph.n_edges:
+        small = trimmed.digraph
         if deadline is None:
-            colors, _ = anytime(_colorings, None, digraph)
+            colors, _ = anytime(_colorings, None, small)
         else:  # a valid coloring at once, in O(E log E), in case the search reports none
-            colors = _rank_pair_coloring(digraph)
-            validate_edge_coloring(digraph, colors)
-            found, _ = anytime(_colorings, reserve(deadline, time.perf_counter() - start), digraph)
+            colors = _rank_pair_coloring(small)
+            validate_edge_coloring(small, colors)
+            found, _ = anytime(_colorings, reserve(deadline, time.perf_counter() - start), small)
             colors = colors if found is None else found
     validate_edge_coloring(digraph, colors)
     out_deg, in_deg = digraph.out_degrees, digraph.in_degrees

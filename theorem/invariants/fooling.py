@@ -10,11 +10,15 @@ iterated local search with (1, 2)-swaps (Andrade, Resende & Werneck, *J. Heurist
 
 from __future__ import annotations
 
+import numbers
 import time
 
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph
+from manifolds.validation import as_generator
+
+from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..errors import TheoremError
 
 __all__ = ["is_fooling_set", "fooling_set"]
 
@@ -27,8 +31,9 @@ def is_fooling_set(digraph: AttentionDigraph, edges) -> bool:
     """Whether edges are pairwise *fooling*: for ``(a, b) ≠ (c, d)`` in the set, ``(a, d)`` or
     ``(c, b)`` is not an edge — then no biclique holds two of them, so ``b ≥`` the set's size.
 
-    Every listed pair must itself be an edge; a pair that is not makes the answer ``False``.
-    Builds an ``f × f`` boolean matrix for ``f`` edges.
+    Every listed pair must itself be an edge; a pair that is not (a vertex out of range
+    included) makes the answer ``False``. Builds an ``f × f`` matrix for ``f`` edges, and
+    nothing of size ``N × N``.
 
     Parameters
     ----------
@@ -41,6 +46,11 @@ def is_fooling_set(digraph: AttentionDigraph, edges) -> bool:
     bool
         Whether every row is an edge and no two rows lie in a common biclique.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``edges`` is not integer pairs.
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
@@ -48,13 +58,45 @@ def is_fooling_set(digraph: AttentionDigraph, edges) -> bool:
     >>> is_fooling_set(g, [(0, 1), (1, 2)]), is_fooling_set(g, [(0, 1), (0, 2)])
     (True, False)
     """
-    m = digraph.adjacency.astype(bool)
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if not m[e[:, 0], e[:, 1]].all():
+    check_digraph(digraph)
+    e = _pairs(edges)
+    n = digraph.n
+    if ((e < 0) | (e >= n)).any():
         return False
-    both = m[e[:, 0][:, None], e[:, 1][None, :]] & m[e[:, 0][None, :], e[:, 1][:, None]]
+    e = e.astype(np.int64)
+    codes = digraph.edges[:, 0] * n + digraph.edges[:, 1]       # sorted: edges are
+
+    def is_edge(a, b):
+        code = a * n + b
+        at = np.minimum(np.searchsorted(codes, code), max(len(codes) - 1, 0))
+        return (codes[at] == code) if len(codes) else np.zeros(code.shape, bool)
+
+    if not is_edge(e[:, 0], e[:, 1]).all():
+        return False
+    both = is_edge(e[:, 0][:, None], e[:, 1][None, :]) & is_edge(e[:, 0][None, :],
+                                                                 e[:, 1][:, None])
     np.fill_diagonal(both, False)
     return not both.any()
+
+
+def _pairs(edges) -> np.ndarray:
+    """``edges`` as an ``(f, 2)`` array of integers (any integer dtype, or ``object`` for
+    Python integers beyond ``int64``), or ``TypeError`` saying what it is not."""
+    try:
+        e = np.asarray(edges)
+    except (ValueError, TypeError):
+        raise TypeError("edges must be pairs (a, b) of vertices; got rows of different "
+                        "lengths") from None
+    if e.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if e.dtype == object and all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
+                                 for v in e.ravel().tolist()):
+        e = np.asarray([v if -2 ** 62 < v < 2 ** 62 else -1 for v in e.ravel().tolist()],
+                       dtype=np.int64).reshape(e.shape)         # out of range: not an edge
+    if not np.issubdtype(e.dtype, np.integer) or e.size % 2:
+        raise TypeError(f"edges must be pairs (a, b) of integer vertices, got an array of "
+                        f"shape {e.shape} and dtype {e.dtype}")
+    return e.reshape(-1, 2)
 
 
 def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, iterations: int = 3000,
@@ -94,17 +136,28 @@ def fooling_set(digraph: AttentionDigraph, *, tries: int = 16, iterations: int =
     ndarray, shape (f, 2)
         The edges, each row ``(a, b)``.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``rng`` not a seed or Generator.
+    TheoremError
+        ``rng`` is a negative seed.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (raised by :attr:`~AttentionDigraph.adjacency`).
+
     Examples
     --------
     >>> from theorem.digraphs import complete_bipartite
     >>> len(fooling_set(complete_bipartite(3, 4)))  # one biclique holds every edge
     1
     """
+    check_digraph(digraph)
+    gen = as_generator(rng, error=TheoremError)
     m = digraph.adjacency.astype(bool)
     e = digraph.edges
     if not len(e):
         return e.copy()
-    gen = np.random.default_rng(rng)
     weight = digraph.out_degrees[e[:, 0]] + digraph.in_degrees[e[:, 1]]
     orders = [np.argsort(weight, kind="stable")] + [gen.permutation(len(e)) for _ in range(tries)]
     best: list[int] = []

@@ -30,7 +30,9 @@ import numpy as np
 from scipy import sparse
 from scipy.optimize import linprog
 
-from ..digraphs.digraph import AttentionDigraph
+from manifolds.validation import as_count
+
+from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..errors import TheoremError, TooManyBicliquesError
 from ..sat.budget import anytime, deadline_after
 
@@ -140,9 +142,19 @@ def maximal_bicliques(digraph: AttentionDigraph, *, limit: int | None = None,
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``limit`` not an integer.
+    TheoremError
+        ``limit`` is negative.
     TooManyBicliquesError
         There are more than ``limit`` maximal bicliques, or ``deadline`` passed first.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (raised by :attr:`~AttentionDigraph.adjacency`).
     """
+    check_digraph(digraph)
+    if limit is not None:
+        limit = as_count(limit, "limit", error=TheoremError)
     n = digraph.n
     m = digraph.adjacency.astype(bool)
     weights = 1 << np.arange(n, dtype=object)
@@ -208,9 +220,12 @@ def weighted_fooling_bound(digraph: AttentionDigraph, weights) -> tuple[int, int
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
     TheoremError
-        A weight is not an integer, a weighted pair is not an edge, the weights are negative
-        or all zero, or their total reaches ``2^53`` (too large for an exact check).
+        ``weights`` is not rows of three, a weight is not an integer, a weighted pair is
+        not an edge, the weights are negative or all zero, or their total reaches ``2^53``
+        (too large for an exact check).
 
     Examples
     --------
@@ -218,9 +233,19 @@ def weighted_fooling_bound(digraph: AttentionDigraph, weights) -> tuple[int, int
     >>> weighted_fooling_bound(transitive_tournament(3), [(0, 1, 1), (1, 2, 1), (0, 2, 0)])
     (2, 1)
     """
-    rows = np.asarray(weights, dtype=object).reshape(-1, 3)
+    check_digraph(digraph)
+    try:
+        rows = np.asarray(weights, dtype=object)
+    except (ValueError, TypeError):
+        rows = None
+    if rows is None or rows.size % 3:
+        raise TheoremError("weights must be integer rows (a, b, y), three numbers each")
+    rows = rows.reshape(-1, 3)
     if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in rows.ravel()):
         raise TheoremError("weights must be integer rows (a, b, y)")
+    if any(abs(int(v)) >= 2 ** 53 for v in rows.ravel()):
+        raise TheoremError("weights too large for an exact check (a value ≥ 2^53); scale "
+                           "them down, and name vertices in 0..N-1")
     rows = rows.astype(np.int64)
     m = digraph.adjacency.astype(bool)
     a, b, y = rows[:, 0], rows[:, 1], rows[:, 2]
@@ -273,8 +298,13 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
 
     Raises
     ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
     TheoremError
         The digraph has no edges, or the restricted LP failed.
+    VertexError
+        The digraph has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (the column generation builds ``N × N`` matrices).
     TooManyBicliquesError
         More than ``limit`` maximal bicliques, or the time ran out before the first
         restricted LP was solved.
@@ -286,9 +316,11 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
     >>> round(f.value, 6), f.bound, f.converged
     (5.0, 5, True)
     """
+    check_digraph(digraph)
     deadline = deadline_after(time_limit)
     if not digraph.n_edges:
         raise TheoremError("the digraph has no edges: there is nothing to cover")
+    check_vertex_count(digraph.n, "N", dense=True, what="fractional_biclique_cover")
     found, _ = anytime(_column_generation, deadline, digraph, deadline, limit, start, floor)
     if found is None:
         raise TooManyBicliquesError(

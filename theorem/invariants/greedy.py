@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..sat.budget import past
 
 __all__ = ["star_cover", "greedy_cover"]
@@ -29,12 +29,18 @@ def star_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
         The bicliques ``(A, B)``, a biclique cover of ``E`` (``[]`` without edges); pass it
         to :class:`HubExtension` for a hub extension.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
     >>> star_cover(transitive_tournament(3))        # the out-stars of 0 and 1
     [([0], [1, 2]), ([1], [2])]
     """
+    check_digraph(digraph)
     best: list[tuple[list[int], list[int]]] | None = None
     for side in (0, 1):
         e = digraph.edges if side == 0 else digraph.edges[
@@ -73,6 +79,14 @@ def greedy_cover(digraph: AttentionDigraph, start=(), deadline: float | None = N
         The bicliques ``(A, B)``, ``start`` first; their union is ``E`` when ``start`` holds
         bicliques of ``digraph``.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (raised by :attr:`~AttentionDigraph.adjacency`).
+
     Examples
     --------
     >>> from theorem.digraphs import complete_bipartite, transitive_tournament
@@ -81,6 +95,7 @@ def greedy_cover(digraph: AttentionDigraph, start=(), deadline: float | None = N
     >>> len(greedy_cover(transitive_tournament(4)))
     3
     """
+    check_digraph(digraph)
     m = digraph.adjacency.astype(np.float64)
     uncovered = m.astype(bool)
     cover = list(start)

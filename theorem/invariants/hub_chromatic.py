@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
 from ..sat.budget import deadline_after, past, share
@@ -38,6 +38,11 @@ def dsatur_colored(extension: HubExtension) -> HubExtension:
     HubExtension
         The same hubs, colored.
 
+    Raises
+    ------
+    TypeError
+        ``extension`` is not a :class:`HubExtension`.
+
     Examples
     --------
     >>> from theorem.digraphs import HubExtension
@@ -49,6 +54,8 @@ def dsatur_colored(extension: HubExtension) -> HubExtension:
     """
     import networkx as nx
 
+    if not isinstance(extension, HubExtension):
+        raise TypeError(f"extension must be a HubExtension, not {type(extension).__name__}")
     coloring = nx.greedy_color(extension.conflict_graph(), strategy="saturation_largest_first")
     return extension.with_colors([coloring[p] for p in range(extension.n_hubs)])
 
@@ -85,6 +92,18 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
         ``witness``: a colored :class:`HubExtension` with ``value`` colors (validated);
         ``certificate``: what proves the lower bound.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``biclique_cover`` not an
+        :class:`InvariantResult`.
+    TheoremError
+        ``biclique_cover`` is not a result of :func:`biclique_cover_number` for this
+        digraph.
+    VertexError
+        More than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES` vertices have an
+        edge (the search builds ``N × N`` matrices over them).
+
     Examples
     --------
     >>> from theorem.digraphs import complete_bipartite
@@ -107,6 +126,8 @@ def _hub_chromatic_index(digraph: AttentionDigraph, time_limit: float | None, so
         return InvariantResult("hub_chromatic_index", 0, 0, 0, True, HubExtension([], []),
                                Certificate("empty", "no edges"), time.perf_counter() - start)
     trimmed = Trimmed.of(digraph)
+    check_vertex_count(trimmed.digraph.n, "N", dense=True,
+                       what="hub_chromatic_index (N counts the vertices with an edge)")
     stars = star_cover(trimmed.digraph)
     start_witness = HubExtension(stars, range(len(stars)))
     if biclique_cover is not None and biclique_cover.witness.n_hubs < start_witness.n_hubs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
 from ..sat.budget import anytime, deadline_after, past, reserve, share
@@ -146,6 +146,9 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     TheoremError
         ``biclique_cover`` or ``hub_chromatic`` is not a result of that invariant for this
         digraph (raised by :func:`check_result`), or ``time_limit`` is not positive.
+    VertexError
+        More than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES` vertices have an
+        edge (the searches build ``N × N`` matrices over them).
 
     Examples
     --------
@@ -162,6 +165,9 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:
         return ParetoFront([ParetoPoint(0, 0, HubExtension([]), True)], True)
+    trimmed = Trimmed.of(digraph)
+    check_vertex_count(trimmed.digraph.n, "N", dense=True,
+                       what="hub_pareto_front (N counts the vertices with an edge)")
 
     def limit(fraction):
         end = share(deadline, fraction)
@@ -175,7 +181,6 @@ def hub_pareto_front(digraph: AttentionDigraph, *, time_limit: float | None = No
     points = [ParetoPoint(chi.witness.n_hubs, chi.value, chi.witness, False),
               ParetoPoint(b.value, b.value, apart, False)]
     state = _non_dominated(points)
-    trimmed = Trimmed.of(digraph)
     fewest_hubs, fewest_colors = trimmed.restrict(b.witness), trimmed.restrict(chi.witness)
     # afterwards each point is mapped back and validated: keep time for that
     deadline = reserve(deadline, time.perf_counter() - begun, factor=len(state) + 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..digraphs.trim import Trimmed
 from ..sat.budget import anytime, deadline_after
 
@@ -29,6 +29,14 @@ def real_rank(digraph: AttentionDigraph, *, time_limit: float | None = None) -> 
     int or None
         ``rank_R(M)``, or ``None`` when the time limit ran out first.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+    VertexError
+        More than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES` vertices have an
+        edge (the SVD is of an ``N × N`` matrix over them).
+
     Examples
     --------
     >>> from theorem.digraphs import complete_digraph
@@ -39,7 +47,10 @@ def real_rank(digraph: AttentionDigraph, *, time_limit: float | None = None) -> 
     deadline = deadline_after(time_limit)
     if digraph.n_edges == 0:
         return 0
-    rank, _ = anytime(_rank, deadline, Trimmed.of(digraph).digraph)
+    trimmed = Trimmed.of(digraph)
+    check_vertex_count(trimmed.digraph.n, "N", dense=True,
+                       what="real_rank (N counts the vertices with an edge)")
+    rank, _ = anytime(_rank, deadline, trimmed.digraph)
     return rank
 
 

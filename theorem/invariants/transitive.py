@@ -3,11 +3,15 @@ transitive tournaments and complete digraphs, and long fooling sets on the way."
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph
+from manifolds.validation import as_generator
+
+from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..digraphs.hubs import HubExtension
-from ..errors import InvalidHubExtensionError
+from ..errors import InvalidHubExtensionError, TheoremError
 from ..sat.budget import past
 
 __all__ = ["transitive_sequence", "is_transitive_sequence", "binary_cover", "log2_ceil"]
@@ -18,7 +22,8 @@ def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
     ``(v_i, v_l) ∈ E`` for all ``i < l``.
 
     Such a sequence of ``m`` vertices proves ``χ_hub ≥ ⌈log₂ m⌉`` (:func:`transitive_sequence`).
-    Vertices outside ``0..N-1`` make the answer ``False``.
+    Vertices outside ``0..N-1`` make the answer ``False``. Looks the ``m(m − 1)/2`` pairs up
+    among the sorted edges: nothing of size ``N × N`` is built.
 
     Parameters
     ----------
@@ -30,6 +35,12 @@ def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
     -------
     bool
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``sequence`` is not an iterable
+        of integers.
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
@@ -37,11 +48,23 @@ def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
     >>> is_transitive_sequence(g, [0, 1, 3]), is_transitive_sequence(g, [1, 0])
     (True, False)
     """
-    seq = [int(v) for v in sequence]
-    if len(set(seq)) != len(seq) or any(not 0 <= v < digraph.n for v in seq):
+    check_digraph(digraph)
+    try:
+        seq = list(sequence)
+    except TypeError:
+        raise TypeError(f"sequence must be an iterable of vertices, not "
+                        f"{type(sequence).__name__}") from None
+    for v in seq:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"sequence must hold integer vertices, got {v!r}")
+    seq = [int(v) for v in seq]
+    n = digraph.n
+    if len(set(seq)) != len(seq) or any(not 0 <= v < n for v in seq):
         return False
-    m = digraph.adjacency.astype(bool)
-    return all(m[seq[i], seq[l]] for i in range(len(seq)) for l in range(i + 1, len(seq)))
+    i, l = np.triu_indices(len(seq), 1)
+    order = np.asarray(seq, dtype=np.int64)
+    codes = order[i] * n + order[l]
+    return bool(np.isin(codes, digraph.edges[:, 0] * n + digraph.edges[:, 1]).all())
 
 
 def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
@@ -78,15 +101,26 @@ def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
     list of int
         The longest sequence found (every digraph with a vertex has one of length ``≥ 1``).
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``rng`` not a seed or Generator.
+    TheoremError
+        ``rng`` is a negative seed.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (raised by :attr:`~AttentionDigraph.adjacency`).
+
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
     >>> transitive_sequence(transitive_tournament(5))
     [0, 1, 2, 3, 4]
     """
+    check_digraph(digraph)
+    gen = as_generator(rng, error=TheoremError)
     adjacency = digraph.adjacency.astype(bool)
     out_degree = adjacency.sum(axis=1).astype(float)
-    gen = np.random.default_rng(rng)
     best: list[int] = []
     for attempt in range(max(int(tries), 1)):
         if attempt and past(deadline):
@@ -152,6 +186,11 @@ def binary_cover(digraph: AttentionDigraph, order: list[int]) -> HubExtension | 
         (validated), or ``None`` when ``order`` does not list ``N ≥ 2`` vertices or the
         construction does not cover ``E`` exactly.
 
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`.
+
     Examples
     --------
     >>> from theorem.digraphs import directed_cycle, transitive_tournament
@@ -161,8 +200,9 @@ def binary_cover(digraph: AttentionDigraph, order: list[int]) -> HubExtension | 
     >>> binary_cover(directed_cycle(4), [0, 1, 2, 3]) is None
     True
     """
+    check_digraph(digraph)
     n = len(order)
-    if n != digraph.n or n < 2:
+    if n != digraph.n or n < 2 or sorted(order) != list(range(n)):
         return None
     order_arr = np.asarray(order)
     m = digraph.adjacency.astype(bool)

@@ -57,16 +57,25 @@ CASES = [
     # errors the library raises for the input
     (["spaces", "--space", "torus:2"], 2, "sphere:D, projective:D or grassmannian:N,K"),
     (["invariants", "--digraph", "/nonexistent/file.txt"], 2, "No such file"),
+    (["invariants", "--digraph", "BINARY"], 2, "not a text file"),
+    (["verify", "--digraph", "HUGE_ID"], 2, "above the limit of 1048576 (MAX_VERTICES"),
+    (["verify", "--digraph", "FAR_ID"], 2, "MAX_COVER_VERTICES"),
+    (["invariants", "--family", "transitive-tournament", "--n", "1000000000"], 2,
+     "MAX_DENSE_VERTICES"),
     (["invariants", "--family", "strided", "--n", "5"], 2, "needs --m"),
     (["invariants", "--family", "cycle", "--n", "1"], 2, "n must be at least 2"),
     (["simulate", "--space", "projective:2"], 2, "use sphere:D"),
 ]
 
 
+FILES = {"DIGRAPH": b"0 1\n0 2\n1 2\n", "BINARY": bytes(range(256)),
+         "HUGE_ID": b"0 1000000000000\n", "FAR_ID": b"0 99999\n1 2\n"}
+
+
 def _argv(argv, tmp_path):
-    path = tmp_path / "t3.txt"
-    path.write_text("0 1\n0 2\n1 2\n")
-    return [str(path) if a == "DIGRAPH" else a for a in argv]
+    for name, content in FILES.items():
+        (tmp_path / name).write_bytes(content)
+    return [str(tmp_path / a) if a in FILES else a for a in argv]
 
 
 @pytest.mark.parametrize("argv, code, message", CASES, ids=[" ".join(c[0]) for c in CASES])
@@ -121,3 +130,27 @@ def test_ctrl_c_is_one_line_exit_130_and_no_child_left():
     for child in children:                     # the SAT children died with it
         assert not Path(f"/proc/{child}").exists() or "Z" in Path(
             f"/proc/{child}/stat").read_text().split()[2]
+
+
+@pytest.mark.parametrize("content", [b"0 1\n1 2\n", b"\xef\xbb\xbf0 1\n1 2\n",
+                                     "0 1\n1 2\n".encode("utf-16")], ids=["utf-8", "bom", "utf-16"])
+def test_text_files_in_any_unicode_encoding_are_read(run, tmp_path, content):
+    path = tmp_path / "g.txt"
+    path.write_bytes(content)
+    code, out, _ = run("invariants", "--digraph", str(path), "--json")
+    assert code == 0 and '"edges": [[0, 1], [1, 2]]' in out
+
+
+def test_duplicate_edges_are_dropped_with_a_note(run, tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text("0 1\n0 1\n1 2\n0 1\n")
+    code, _, err = run("invariants", "--digraph", str(path))
+    assert code == 0 and f"note: {path}: 2 duplicate edges dropped" in err.splitlines()
+
+
+def test_an_empty_digraph_is_a_trivial_pass(run, tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text("")
+    for command in ("invariants", "verify"):
+        code, out, err = run(command, "--digraph", str(path))
+        assert code == 0, err

@@ -379,3 +379,61 @@ def test_results_passed_on_are_checked_against_the_digraph():
         hub_pareto_front(g, biclique_cover=tampered)
     front = hub_pareto_front(g, biclique_cover=b, hub_chromatic=chi)
     assert front.pairs() == hub_pareto_front(g).pairs()
+
+
+@pytest.mark.parametrize("space", SPACES, ids=lambda s: s.name)
+@pytest.mark.parametrize("objective", ["hubs", "colors", "pareto"])
+def test_a_digraph_without_vertices_has_an_empty_cover_that_verifies(space, objective):
+    from theorem import AttentionDigraph
+
+    covers = construct_density_cover(AttentionDigraph(0), space, objective, rng=0)
+    for cover in covers if objective == "pareto" else [covers]:
+        report = verify_density_cover(cover, rng=0)
+        assert cover.points.shape[0] == 0 and cover.n_colors == 0 and report.passed
+
+
+def test_covers_refuse_wrong_types_and_huge_digraphs_at_once():
+    import time
+
+    from theorem import AttentionDigraph
+    from theorem.covers import MAX_COVER_VERTICES, check_cover_size
+    from theorem.errors import VertexError
+
+    s2 = Sphere(2)
+    kernel = BumpKernel(s2, 0.3)
+    with pytest.raises(TypeError, match="cover must be a DensityCover, not AttentionDigraph"):
+        verify_density_cover(transitive_tournament(3))
+    with pytest.raises(TypeError, match="cover must be a DensityCover, not NoneType"):
+        verify_density_cover(None)
+    for call in (lambda g: construct_density_cover(g, s2), lambda g: product_cover(g, None, kernel),
+                 lambda g: density_cover(g, HubExtension([]), None, kernel),
+                 lambda g: partition_cover(g, HubExtension([]), None, kernel),
+                 lambda g: one_function_cover(g, None, kernel), check_cover_size):
+        with pytest.raises(TypeError, match="expected an AttentionDigraph, got list"):
+            call([(0, 1)])
+        big = AttentionDigraph(100_000, [(0, 1), (5, 99_999)])      # the file with id 99999
+        start = time.perf_counter()
+        with pytest.raises(VertexError, match=r"100000 vertices, above the limit of 1024 "
+                                              r"\(MAX_COVER_VERTICES\).*has 4\)"):
+            call(big)
+        assert time.perf_counter() - start < 1.0
+    assert MAX_COVER_VERTICES == 1024
+    with pytest.raises(TypeError, match="kernel must be a laws.BumpKernel"):
+        product_cover(transitive_tournament(3), embedding(s2, 3), 0.3)
+    with pytest.raises(TypeError, match="space must be a manifolds.Space"):
+        universal_law(None, kernel, np.eye(3)[0], np.eye(3)[2], np.eye(3)[1])
+
+
+def test_covers_refuse_negative_seeds_and_bad_sample_counts():
+    s2 = Sphere(2)
+    g = transitive_tournament(3)
+    cover = construct_density_cover(g, s2, rng=0)
+    for call in (lambda: construct_density_cover(g, s2, rng=-1),
+                 lambda: verify_density_cover(cover, rng=-1),
+                 lambda: product_cover(g, embedding(s2, 3), cover.kernel, rng=-1),
+                 lambda: universal_law(s2, cover.kernel, np.eye(3)[0], np.eye(3)[2],
+                                       np.eye(3)[1], rng=-1)):
+        with pytest.raises(TheoremError, match="rng = -1 is a negative seed"):
+            call()
+    with pytest.raises(TheoremError, match="per_ball must be a positive integer"):
+        verify_density_cover(cover, per_ball=0)

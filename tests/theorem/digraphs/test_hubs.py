@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from theorem.digraphs import AttentionDigraph
-from theorem.errors import InvalidColoringError, InvalidHubExtensionError, VertexError
+from theorem.errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
 from theorem.digraphs import complete_bipartite, transitive_tournament
 from theorem.digraphs import HubExtension, random_hub_extension
 
@@ -101,3 +101,61 @@ def test_random_model_density():
     density = np.mean([random_hub_extension(400, 10, 0.3, rng=seed)[0].n_edges / (400 * 399)
                        for seed in range(16)])
     assert density == pytest.approx(expected, rel=0.05)
+
+
+# -- bad input ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: HubExtension(None), TypeError, "hubs must be a list of"),
+    (lambda: HubExtension([(0, {1})]), TypeError, "hub 0: its sources must be a collection"),
+    (lambda: HubExtension([({0}, {1})]).incidence(-1), VertexError, "non-negative"),
+    (lambda: HubExtension([({0}, {1})]).incidence(10 ** 12), VertexError, "MAX_VERTICES"),
+    (lambda: HubExtension([({0}, {1})]).extended_digraph(None), TypeError, "n must be an integer"),
+    # vertex 5 would be read back as a hub: refused, not a silently different digraph
+    (lambda: HubExtension([({0}, {5})]).extended_digraph(3), VertexError, "hub 0 has vertex 5"),
+    (lambda: HubExtension.from_extended_digraph([(0, 3)], 3), TypeError, "AttentionDigraph"),
+    (lambda: HubExtension.from_extended_digraph(AttentionDigraph(3, [(0, 2)]), 10),
+     VertexError, "has only 3"),
+])
+def test_hub_extension_bad_arguments(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_coloring_checks_take_any_integers():
+    # keys (color, vertex) are built from ranks: huge colors neither overflow nor collide
+    ext = HubExtension([({0}, {1}), ({0}, {2})])
+    ext.validate_coloring([2 ** 62, 2 ** 62 + 1])
+    with pytest.raises(InvalidColoringError, match=f"color {10 ** 30} and share the source 0"):
+        ext.validate_coloring([10 ** 30, 10 ** 30])
+    HubExtension([({-1}, {1}), ({2}, {3})]).validate_coloring([1, 0])   # no false conflict
+
+
+def test_trimmed_maps_refuse_hubs_of_another_digraph():
+    from theorem.digraphs import Trimmed
+
+    t = Trimmed.of(AttentionDigraph(6, [(1, 4)]))
+    with pytest.raises(TypeError, match="AttentionDigraph"):
+        Trimmed.of(None)
+    with pytest.raises(TypeError, match="HubExtension"):
+        t.extension([([0], [1])])
+    with pytest.raises(VertexError, match="hub 0 has vertex 7"):          # was an IndexError
+        t.extension(HubExtension([([0], [7])]))
+    with pytest.raises(VertexError, match="hub 0 has vertex 0"):          # was a wrong map
+        t.restrict(HubExtension([([0], [4])]))
+
+
+@pytest.mark.parametrize("args,error,match", [
+    ((10 ** 12, 3, 0.5), VertexError, "MAX_DENSE_VERTICES"),
+    ((10, 10 ** 12, 0.5), VertexError, r"n_hubs · n = 1000000000000 · 10"),
+    ((0, 10 ** 12, 0.5), VertexError, "n_hubs · n"),
+    ((10, 3, 0.5, -1), TheoremError, "rng = -1 is a negative seed"),
+    ((10, 3, 0.5, True), TypeError, "not bool"),
+])
+def test_random_model_refuses_huge_sizes_and_negative_seeds(args, error, match):
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(error, match=match):
+        random_hub_extension(*args)
+    assert time.perf_counter() - start < 1.0

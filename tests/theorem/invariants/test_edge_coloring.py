@@ -85,3 +85,14 @@ def test_validator_rejects_bad_colorings():
     with pytest.raises(InvalidColoringError, match="share the target"):
         # (0,1) and (2,1) share the target 1; every source is distinct
         validate_edge_coloring(AttentionDigraph(3, [(0, 1), (2, 1)]), [5, 5])
+
+
+def test_validate_edge_coloring_takes_any_integers():
+    g = transitive_tournament(3)                     # edges (0, 1), (0, 2), (1, 2)
+    validate_edge_coloring(g, [-1, 0, -1])           # negative colors: no false conflict
+    validate_edge_coloring(g, np.array([2 ** 62, 0, 2 ** 62]))    # no overflow
+    with pytest.raises(InvalidColoringError, match="share the source 0"):
+        validate_edge_coloring(g, np.array([2 ** 62, 2 ** 62, 0]))
+    validate_edge_coloring(AttentionDigraph(3), [])  # the empty coloring of no edge
+    with pytest.raises(InvalidColoringError, match="one integer per edge"):
+        validate_edge_coloring(g, [[0, 1], [2]])

@@ -59,3 +59,24 @@ def test_local_search_beats_greedy_in_the_hard_regime():
     searched = fooling_set(g, patience=3000)
     assert is_fooling_set(g, searched)
     assert len(greedy) == 12 and len(searched) >= 16
+
+
+def test_checks_of_fooling_sets_and_sequences_take_any_pairs():
+    import pytest
+
+    from theorem.digraphs import AttentionDigraph
+    from theorem.errors import TheoremError
+    from theorem.invariants import is_transitive_sequence, transitive_sequence
+
+    g = AttentionDigraph(10 ** 6, [(0, 1), (5, 10 ** 6 - 1)])    # built without N × N
+    assert is_fooling_set(g, [(0, 1), (5, 10 ** 6 - 1)])
+    assert not is_fooling_set(g, [(0, 10 ** 30)])                # out of range: not an edge
+    assert not is_fooling_set(g, [(0, -1)])                      # not wrapped around
+    with pytest.raises(TypeError, match="integer vertices"):
+        is_fooling_set(g, [(0.5, 1)])
+    assert is_transitive_sequence(g, [0, 1]) and not is_transitive_sequence(g, [1, 0])
+    with pytest.raises(TypeError, match="integer vertices, got 'a'"):
+        is_transitive_sequence(g, ["a"])
+    for function in (fooling_set, transitive_sequence):
+        with pytest.raises(TheoremError, match="rng = -1 is a negative seed"):
+            function(transitive_tournament(4), rng=-1)

@@ -123,3 +123,15 @@ def test_bad_weights_are_refused():
             weighted_fooling_bound(t3, bad)
     with pytest.raises(TheoremError, match="no edges"):
         fractional_biclique_cover(AttentionDigraph(3, []))
+
+
+@pytest.mark.parametrize("weights,match", [
+    ([[0, 1], [1, 2, 1]], "three numbers each"),
+    ([0, 1, 1, 2], "three numbers each"),
+    ([[0, 1, 10 ** 30]], "too large"),
+])
+def test_weighted_fooling_bound_refuses_malformed_weights(weights, match):
+    from theorem.digraphs import transitive_tournament
+
+    with pytest.raises(TheoremError, match=match):
+        weighted_fooling_bound(transitive_tournament(3), weights)

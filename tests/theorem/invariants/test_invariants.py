@@ -310,3 +310,83 @@ def test_biclique_encoding_options_keep_small_answers():
                 assert s.solve() is expected, (g.edges.tolist(), k)
                 if expected and k:
                     HubExtension(decode(s.get_model())).validate(g)
+
+
+# -- bad input and extreme sizes ----------------------------------------------------------------
+
+def _public_functions_taking_a_digraph():
+    import theorem.invariants as inv
+    from theorem.invariants.greedy import greedy_cover
+    from theorem.invariants.transitive import binary_cover
+
+    extra = {"is_fooling_set": ([],), "is_transitive_sequence": ([],),
+             "validate_edge_coloring": ([],), "weighted_fooling_bound": ([(0, 1, 1)],),
+             "check_unsat_certificate": (None,), "binary_cover": ([0, 1],)}
+    names = ["biclique_cover_number", "hub_chromatic_index", "chromatic_index",
+             "hub_pareto_front", "real_rank", "star_cover", "fooling_set", "is_fooling_set",
+             "transitive_sequence", "is_transitive_sequence", "fractional_biclique_cover",
+             "maximal_bicliques", "weighted_fooling_bound", "validate_edge_coloring",
+             "check_unsat_certificate"]
+    found = [(name, getattr(inv, name), extra.get(name, ())) for name in names]
+    return found + [("greedy_cover", greedy_cover, ()), ("binary_cover", binary_cover, ([0, 1],))]
+
+
+@pytest.mark.parametrize("name,function,extra", _public_functions_taking_a_digraph(),
+                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("wrong", [None, [(0, 1)], np.eye(2)], ids=["None", "list", "matrix"])
+def test_a_wrong_digraph_is_a_type_error(name, function, extra, wrong):
+    with pytest.raises(TypeError, match="expected an AttentionDigraph"):
+        function(wrong, *extra)
+
+
+def test_dsatur_colored_takes_a_hub_extension():
+    from theorem.invariants import dsatur_colored
+
+    with pytest.raises(TypeError, match="extension must be a HubExtension"):
+        dsatur_colored(transitive_tournament(3))
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_digraphs_without_edges_pass_trivially(n):
+    from theorem.invariants import hub_pareto_front, real_rank
+
+    g = AttentionDigraph(n)
+    for result in (biclique_cover_number(g), hub_chromatic_index(g), chromatic_index(g)):
+        assert (result.value, result.optimal) == (0, True)
+    assert hub_pareto_front(g).pairs() == [[0, 0]] and real_rank(g) == 0
+
+
+def test_many_isolated_vertices_cost_nothing():
+    # 2^20 vertices, two edges: every solver works on the four vertices with an edge
+    import time
+
+    from theorem.digraphs import MAX_VERTICES
+    from theorem.invariants import hub_pareto_front, real_rank
+
+    g = AttentionDigraph(MAX_VERTICES, [(0, 1), (5, MAX_VERTICES - 1)])
+    start = time.perf_counter()
+    assert chromatic_index(g).certificate.data == {"vertex": 0, "side": "out", "degree": 1}
+    assert biclique_cover_number(g).value == 2 and hub_chromatic_index(g).value == 1
+    assert hub_pareto_front(g).pairs() == [[2, 1]] and real_rank(g) == 2
+    assert time.perf_counter() - start < 10
+
+
+def test_dense_solvers_refuse_too_many_vertices_with_edges():
+    import time
+
+    from theorem.digraphs import directed_cycle
+    from theorem.errors import VertexError
+    from theorem.invariants import (fooling_set, fractional_biclique_cover, hub_pareto_front,
+                                    maximal_bicliques, real_rank, transitive_sequence)
+
+    g = directed_cycle(10_000)                 # no isolated vertex: nothing to trim
+    for function in (biclique_cover_number, hub_chromatic_index, hub_pareto_front, real_rank,
+                     fractional_biclique_cover):
+        start = time.perf_counter()
+        with pytest.raises(VertexError, match=r"N = 10000 .*MAX_DENSE_VERTICES.*vertices with an"):
+            function(g)
+        assert time.perf_counter() - start < 1.0, function.__name__
+    for function in (fooling_set, transitive_sequence, maximal_bicliques):
+        with pytest.raises(VertexError, match="above the limit of 8192"):
+            function(g)
+    assert chromatic_index(g).value == 1       # linear: no limit but MAX_VERTICES
