@@ -272,13 +272,18 @@ def _need(value, what: str):
     return value
 
 
+def _none(value, name: str) -> None:
+    if value is not None:
+        raise TheoremError(f"{name} has one parameter, n; leave out m (--m), got m = {value}")
+
+
 #: The named families, as the command line's ``--family NAME --n N [--m M]`` spells them:
 #: ``FAMILIES[name](n, m)`` (``m`` is the second parameter where a family has one).
 FAMILIES = {
-    "transitive-tournament": lambda n, m: transitive_tournament(n),
+    "transitive-tournament": lambda n, m: _none(m, "transitive-tournament") or transitive_tournament(n),
     "complete-bipartite": lambda n, m: complete_bipartite(n, _need(m, "--m B")),
-    "complete": lambda n, m: complete_digraph(n),
-    "cycle": lambda n, m: directed_cycle(n),
+    "complete": lambda n, m: _none(m, "complete") or complete_digraph(n),
+    "cycle": lambda n, m: _none(m, "cycle") or directed_cycle(n),
     "sliding-window": lambda n, m: sliding_window(n, _need(m, "--m W")),
     "strided": lambda n, m: strided(n, _need(m, "--m S")),
     "block-local": lambda n, m: block_local(n, _need(m, "--m BLOCK")),
@@ -311,7 +316,7 @@ def named_family(name: str, n: int, m: int | None = None) -> AttentionDigraph:
         ``name`` is not a str (or ``n``, ``m`` not integers).
     TheoremError
         ``name`` is not a key of :data:`FAMILIES`, or the family needs ``m`` and it is
-        ``None``.
+        ``None``, or it has no second parameter and ``m`` is given.
     VertexError
         ``n`` or ``m`` is out of the family's range.
 

@@ -63,6 +63,7 @@ CASES = [
     (["invariants", "--family", "transitive-tournament", "--n", "1000000000"], 2,
      "MAX_DENSE_VERTICES"),
     (["invariants", "--family", "strided", "--n", "5"], 2, "needs --m"),
+    (["invariants", "--family", "cycle", "--n", "5", "--m", "2"], 2, "leave out m (--m)"),
     (["invariants", "--family", "cycle", "--n", "1"], 2, "n must be at least 2"),
     (["simulate", "--space", "projective:2"], 2, "use sphere:D"),
 ]
