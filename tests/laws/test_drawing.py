@@ -12,36 +12,7 @@ from manifolds import ProjectiveSpace, Sphere
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
-
-def _text_boxes(fig):
-    """``(what, window extent)`` of every text the figure draws: titles, texts, legends,
-    and the tick labels and labels of the axes that show their axis."""
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    boxes = []
-    for ax in fig.axes:
-        boxes += [(t.get_text(), t.get_window_extent(renderer)) for t in [ax.title, *ax.texts]
-                  if t.get_text()]
-        if ax.get_legend() is not None:
-            boxes.append(("legend", ax.get_legend().get_window_extent(renderer)))
-        if ax.axison:
-            boxes += [("axis", axis.get_tightbbox(renderer)) for axis in (ax.xaxis, ax.yaxis)]
-    boxes += [("figure legend", legend.get_window_extent(renderer)) for legend in fig.legends]
-    return [(what, box) for what, box in boxes if box is not None and box.width > 0]
-
-
-def _outside_canvas(fig):
-    canvas = fig.bbox
-    return [what for what, box in _text_boxes(fig)
-            if box.x0 < canvas.x0 - 0.5 or box.y0 < canvas.y0 - 0.5
-            or box.x1 > canvas.x1 + 0.5 or box.y1 > canvas.y1 + 0.5]
-
-
-def _literal_subscripts(fig):
-    """Texts with an underscore outside ``$...$``, which matplotlib prints as ``_``."""
-    fig.canvas.draw()
-    texts = [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
-    return [t for t in texts if "_" in re.sub(r"\$[^$]*\$", "", t)]
+from tests.figures import literal_subscripts, outside_canvas  # noqa: E402
 
 
 def _sphere_box(ax):
@@ -109,7 +80,7 @@ def test_drawing_shows_support_and_front_zero_set(tmp_path):
         sphere = _sphere_box(ax)
         assert sphere.height > 0.6 * fig.bbox.height
         assert not box.overlaps(sphere)
-    assert _outside_canvas(fig) == [] and _literal_subscripts(fig) == []
+    assert outside_canvas(fig) == [] and literal_subscripts(fig) == []
     with pytest.raises(TypeError, match="Sphere"):
         draw_kernel_and_field(BumpKernel(ProjectiveSpace(2), 0.5), np.eye(3), np.eye(3))
     assert IsotropicFamily(s2).zero_set_distance(theta, c) == pytest.approx(np.pi / 2)
@@ -127,7 +98,7 @@ def test_clustering_figure_has_the_histogram_and_one_line_per_token(tmp_path):
     assert mesh.get_array().shape == (60, len(traj.times))      # 60 bins of ⟨x_i, x_j⟩ × times
     assert len(three_d.get_lines()) == 5
     assert heat.get_ylabel().startswith("$")                    # mathtext, not a literal x_i
-    assert _literal_subscripts(fig) == [] and _outside_canvas(fig) == []
+    assert literal_subscripts(fig) == [] and outside_canvas(fig) == []
     assert _sphere_box(three_d).height > 0.6 * fig.bbox.height  # the sphere fills its panel
     x7 = Sphere(7).random_point(4, rng=1).reshape(1, 4, 8)
     assert len(draw_clustering(integrate(SelfAttention(1.0), x7, t_final=1.0, dt=0.1)).axes) == 2

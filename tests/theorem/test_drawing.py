@@ -1,7 +1,5 @@
 """The drawing of a digraph beside its colored hub extension (plot extra)."""
 
-import re
-
 import numpy as np
 import pytest
 
@@ -13,39 +11,7 @@ from theorem.invariants import hub_chromatic_index
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 
-
-def _drawn_text_boxes(fig):
-    """``(what, window extent)`` of every text the figure draws: titles, texts, legends,
-    figure texts, and the tick labels and labels of the axes that show their axis."""
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    boxes = []
-    for ax in fig.axes:
-        texts = [ax.title, *ax.texts]
-        boxes += [(t.get_text(), t.get_window_extent(renderer)) for t in texts if t.get_text()]
-        if ax.get_legend() is not None:
-            boxes.append(("legend", ax.get_legend().get_window_extent(renderer)))
-        if ax.axison:
-            boxes += [(f"axis of {ax.get_label() or ax}", axis.get_tightbbox(renderer))
-                      for axis in (ax.xaxis, ax.yaxis)]
-    boxes += [(t.get_text(), t.get_window_extent(renderer)) for t in fig.texts if t.get_text()]
-    boxes += [("figure legend", legend.get_window_extent(renderer)) for legend in fig.legends]
-    return [(what, box) for what, box in boxes if box is not None and box.width > 0]
-
-
-def _outside_canvas(fig):
-    """The texts whose box pokes out of the canvas (by more than half a pixel)."""
-    canvas = fig.bbox
-    return [what for what, box in _drawn_text_boxes(fig)
-            if box.x0 < canvas.x0 - 0.5 or box.y0 < canvas.y0 - 0.5
-            or box.x1 > canvas.x1 + 0.5 or box.y1 > canvas.y1 + 0.5]
-
-
-def _literal_subscripts(fig):
-    """Texts with an underscore outside ``$...$``: a subscript matplotlib prints as ``_``."""
-    fig.canvas.draw()
-    texts = [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
-    return [t for t in texts if "_" in re.sub(r"\$[^$]*\$", "", t)]
+from tests.figures import literal_subscripts, outside_canvas  # noqa: E402
 
 
 def _hub_markers(fig):
@@ -86,7 +52,7 @@ def test_hub_markers_never_share_a_spot_and_texts_stay_on_the_canvas(g, ext):
     assert (gaps > side).all(), gaps                   # no two squares overlap
     labels = [t.get_position() for t in fig.axes[1].texts if t.get_text().startswith("h")]
     assert len(set(map(tuple, np.round(labels, 6)))) == ext.n_hubs
-    assert _outside_canvas(fig) == []
+    assert outside_canvas(fig) == []
     matplotlib.pyplot.close(fig)
 
 
@@ -102,7 +68,7 @@ def test_titles_count_in_the_right_number(g, ext, titles):
 
     fig = draw_hub_extension(g, ext)
     assert [ax.get_title() for ax in fig.axes] == titles
-    assert _outside_canvas(fig) == []
+    assert outside_canvas(fig) == []
     matplotlib.pyplot.close(fig)
 
 
@@ -169,7 +135,7 @@ def test_density_cover_heat_maps_and_figures_command(tmp_path):
         r"$\beta_{0}(x, \alpha(5))$: 1 at sources [0, 1, 2]"]
     values = panels[0].collections[0].get_array()
     assert np.isclose(values.max(), 1.0, atol=0.05) and values.min() == 0.0
-    assert _outside_canvas(fig) == [] and _literal_subscripts(fig) == []
+    assert outside_canvas(fig) == [] and literal_subscripts(fig) == []
     # the color bar says what it measures; a legend explains the three kinds of dots
     assert "beta_j" in fig.axes[-1].get_ylabel()
     (legend,) = fig.legends
@@ -181,7 +147,7 @@ def test_density_cover_heat_maps_and_figures_command(tmp_path):
     assert sum(ax.get_legend() is not None for ax in fig.axes) == 1
     width, height = fig.get_size_inches()
     assert width / height < 2.2
-    assert _outside_canvas(fig) == [] and _literal_subscripts(fig) == []
+    assert outside_canvas(fig) == [] and literal_subscripts(fig) == []
     matplotlib.pyplot.close("all")
     out = io.StringIO()
     assert main(["figures", "--out", str(tmp_path)], out=out, err=io.StringIO()) == 0
