@@ -365,6 +365,55 @@ class IsotropicFamily:
             return space.unchecked_dist(expanded, zeros).min(axis=-1)
         return self._line_distance(theta, pts)
 
+    def clearance(self, thetas, points) -> np.ndarray:
+        r"""How far the zero set ``Z(θ)`` keeps from ``points``, for a batch of parameters.
+
+        ``min_y d(y, Z(θ))`` over the points ``y``, one value per ``θ``. On spheres ``Z(θ)`` is
+        ``±θ̂``. On projector spaces it is the ``C(n, k)`` eigen-subspaces of ``θ``, and the
+        value is ``-inf`` unless the eigenvalues of ``θ`` are apart by at least a relative
+        ``1e-3``. Nearly equal eigenvalues make ``|v(θ)|`` nearly vanish along a whole curve,
+        so ``a_θ`` turns fast there: such a ``θ`` is no good choice. This is the measure
+        :meth:`theta_for` maximizes; a caller that needs no particular field can pick the
+        best of many random ``θ`` with it.
+
+        Parameters
+        ----------
+        thetas : array_like, shape (C, *ambient_shape)
+            Non-zero parameters (symmetric matrices on projector spaces).
+        points : array_like, shape (m, *point_shape)
+            Points of the space, ``m ≥ 1``.
+
+        Returns
+        -------
+        ndarray, shape (C,)
+            The clearance of each ``θ``.
+
+        Raises
+        ------
+        ShapeError
+            When ``thetas`` is not one batch of parameters or ``points`` holds no point.
+
+        Examples
+        --------
+        >>> from manifolds import Sphere
+        >>> family = IsotropicFamily(Sphere(2))
+        >>> np.round(family.clearance(np.eye(3)[:2], np.eye(3)[[0]]), 6).tolist()
+        [0.0, 1.570796]
+        """
+        thetas = self._theta(thetas)
+        shape = self.space.ambient_shape
+        if thetas.ndim != len(shape) + 1:
+            raise ShapeError(f"thetas has shape {thetas.shape}; give a batch (C, *{shape})")
+        pts = self.space.check_points(points, "points").reshape(-1, *shape)
+        if not len(pts):
+            raise ShapeError("points holds no point; the clearance of an empty set is not "
+                             "defined")
+        if not self._sphere:
+            return self._margin(thetas, pts)
+        unit = thetas / self._norm(thetas)[:, None]
+        d = self.space.unchecked_dist(unit[:, None], pts[None])             # (C, m)
+        return np.minimum(d, np.pi - d).min(axis=1)        # d(y, −θ̂) = π − d(y, θ̂)
+
     def _line_distance(self, theta: np.ndarray, pts: np.ndarray) -> np.ndarray:
         vals, vecs = np.linalg.eigh(theta)
         scale = max(np.abs(vals).max(), 1e-300)

@@ -89,6 +89,24 @@ def test_zero_set_is_where_the_field_vanishes(space, rng):
     assert (np.abs(family.field(theta, pts)).max(axis=tuple(range(1, pts.ndim))) > 1e-6).all()
 
 
+@pytest.mark.parametrize("space", SPACES, ids=space_id)
+def test_clearance_is_the_least_zero_set_distance(space, rng):
+    # reference: zero_set_distance, one θ at a time
+    family = IsotropicFamily(space)
+    thetas = rng.standard_normal((6, *space.ambient_shape))
+    if thetas.ndim == 3:
+        thetas = thetas + np.swapaxes(thetas, 1, 2)
+    points = space.random_point(5, rng=rng)
+    got = family.clearance(thetas, points)
+    want = np.array([family.zero_set_distance(t, points).min() for t in thetas])
+    # the batch refuses (-inf) θ whose eigenvalues come within a relative 1e-3 of each other
+    usable = np.isfinite(got)
+    assert usable.sum() >= 3
+    np.testing.assert_allclose(got[usable], want[usable], rtol=0, atol=1e-12)
+    with pytest.raises(ShapeError):
+        family.clearance(thetas[0], points)
+
+
 def test_sphere_zero_set_closed_form():
     family = IsotropicFamily(Sphere(2))
     theta = np.array([0.0, 0.0, 2.0])

@@ -185,25 +185,29 @@ def _embedding(digraph: AttentionDigraph, embedding, space, radius: float = 0.0)
         ) from None
 
 
+#: How many random parameters ``θ`` :func:`_theta` compares.
+_THETA_DRAWS = 256
+
+
 def _theta(space, points: np.ndarray, radius: float, rng) -> np.ndarray:
-    """One ``θ`` whose zero set is farther than ``radius`` from every embedded point; tries a
-    few base points and directions before giving up."""
-    family = IsotropicFamily(space)
+    """The ``θ`` whose zero set is farthest from the embedded points, among
+    :data:`_THETA_DRAWS` random ones (Gaussian in the ambient space, symmetric matrices on the
+    projector spaces), by :meth:`IsotropicFamily.clearance`; :class:`ZeroSetError` when even
+    that one is within ``radius`` of a point. (A density cover needs no particular field, only one defined on every ball.)"""
     gen = as_generator(rng)
+    draws = gen.standard_normal((_THETA_DRAWS, *space.ambient_shape))
+    if draws.ndim == 3:
+        draws = draws + np.swapaxes(draws, 1, 2)
     if not len(points):     # no vertex (N = 0): nothing to avoid, any θ will do
-        y0 = space.random_point(1, rng=gen)[0]
-        v0 = np.tensordot(gen.standard_normal(space.dim), space.tangent_basis(y0), axes=1)
-        return family.theta_for(v0, y0, rng=gen)
-    last = None
-    for i in range(8):
-        y0 = points[i % len(points)]
-        basis = space.tangent_basis(y0)
-        v0 = np.tensordot(gen.standard_normal(space.dim), basis, axes=1)
-        try:
-            return family.theta_for(v0, y0, avoid=points, radius=radius, rng=gen)
-        except ZeroSetError as exc:
-            last = exc
-    raise ZeroSetError(f"{last} (8 base points and directions tried)")
+        return draws[0]
+    clearance = IsotropicFamily(space).clearance(draws, points)
+    best = int(np.argmax(clearance))
+    if not clearance[best] > radius:
+        raise ZeroSetError(
+            f"the zero set of every one of {_THETA_DRAWS} random fields comes within "
+            f"{clearance[best]:.4g} of an embedded vertex, inside the kernel radius "
+            f"{radius:g}; lower the radius")
+    return draws[best]
 
 
 def _build(digraph, ext_sides, points, kernel, theta, r0, ext, label, info):
