@@ -8,6 +8,7 @@ import numpy as np
 
 from manifolds import ManifoldError, admissible_embedding, check_admissible, parse_space, space_spec
 
+from ..covers import MAX_COVER_VERTICES
 from .output import library_version, table, write_json
 
 __all__ = ["run"]
@@ -41,6 +42,12 @@ def run(args, out, err) -> int:
     int
         0 when every embedding passed its check, 1 when one failed.
 
+    Raises
+    ------
+    ManifoldError
+        ``--n-points`` above :data:`~theorem.covers.MAX_COVER_VERTICES`, or a ``--space``
+        that does not parse (``main`` reports it, exit code 2).
+
     Examples
     --------
     A space the command line cannot read is bad input (exit code 2):
@@ -53,6 +60,11 @@ def run(args, out, err) -> int:
     >>> err.getvalue().startswith("transformer-dynamics: error: cannot read space 'torus:2'")
     True
     """
+    if args.n_points > MAX_COVER_VERTICES:
+        raise ManifoldError(
+            f"--n-points {args.n_points} is above {MAX_COVER_VERTICES} (MAX_COVER_VERTICES, the "
+            "most points a density cover embeds; a packing's cost grows as N²); give fewer "
+            "points, or call manifolds.admissible_embedding from Python")
     spaces = [parse_space(s) for s in (args.space or DEFAULT_SPACES)]
     rng = np.random.default_rng(args.seed)
     records = []

@@ -24,6 +24,7 @@ CASES = [
       "--seed", "-1"], 2, "--seed: must be an integer ≥ 0"),
     (["spaces", "--n-points", "1e9"], 2, "--n-points: must be an integer ≥ 1, got '1e9'"),
     (["spaces", "--n-points", "0"], 2, "--n-points: must be an integer ≥ 1"),
+    (["spaces", "--n-points", "1000000000"], 2, "is above 1024 (MAX_COVER_VERTICES"),
     (["simulate", "--tokens", "1e9"], 2, "--tokens: must be an integer ≥ 1"),
     (["simulate", "--systems", "1e9"], 2, "--systems: must be an integer ≥ 1"),
     (["simulate", "--tokens", "0"], 2, "--tokens: must be an integer ≥ 1"),
