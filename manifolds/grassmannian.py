@@ -239,9 +239,9 @@ class Grassmannian(Space):
     def dist(self, x, y) -> np.ndarray:
         r"""Geodesic distance ``sqrt(Σ θ_i²)`` over the principal angles, shape ``(...)``.
 
-        Absolute error at most ``20 eps · d + δ²/(2d)`` (``eps = 2^-52``), where
+        Absolute error at most ``24 eps · d + δ²/(2d)`` (``eps = 2^-52``), where
         ``δ = |P² − P|_F + |Q² − Q|_F`` says how far the inputs are from projectors
-        (``≲ 64 eps`` each for points the library makes): relative, ``≤ 20 eps``, down to
+        (``≲ 64 eps`` each for points the library makes): relative, ``≤ 24 eps``, down to
         ``d ~ 1e-7``, where the second term takes over (docs/manifolds.md, "Precision").
         Distances reach ``sqrt(min(k, n − k)) π/2``, beyond the injectivity radius ``π/2``.
 

@@ -101,7 +101,7 @@ EPS = np.finfo(float).eps
 SPHERE_DIST_A, SPHERE_DIST_MAX_DIM = 24.0, 63
 #: projector dist: absolute error ≤ R d eps + S δ² / d, δ = |P² − P|_F + |Q² − Q|_F (how far
 #: the inputs are from projectors: a second-order effect, visible below d ~ 1e-7)
-PROJECTOR_DIST_R, PROJECTOR_DIST_S = 20.0, 0.5
+PROJECTOR_DIST_R, PROJECTOR_DIST_S = 24.0, 0.5
 #: points the library makes (random_point, exp, projection) and fl(UUᵀ) of float orthonormal U
 #: are within this of a projector (worst found, in the membership measure: 40 eps for exp
 #: on Gr(3, 5) under Haswell, 32 eps for projection, 10 eps for random_point)
