@@ -170,8 +170,6 @@ def _child(send, work, args) -> None:
     """The forked child: run ``work``, send its reports and how it ended, exit at once."""
     global _IN_CHILD
     code = 0
-    # Ctrl-C is the parent's to handle: it kills this child on its way out
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         if not _IN_CHILD:  # the outermost child leads a process group: one kill ends it all
             os.setpgid(0, 0)
@@ -243,10 +241,16 @@ def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[A
         return states[0], True
     receive, send = multiprocessing.Pipe(duplex=False)
     leader = not _IN_CHILD
+    # Ctrl-C is the parent's to handle, and it kills the child on its way out: SIGINT stays
+    # blocked across the fork, until the child ignores it and the parent is back in charge
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child exits inside)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         receive.close()
         _child(send, work, args)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     send.close()
     if leader:
         try:
