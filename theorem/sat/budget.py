@@ -250,15 +250,16 @@ def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[A
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         receive.close()
         _child(send, work, args)
-    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     send.close()
-    if leader:
+    if leader:  # before any kill can be asked for: the group must exist to be killed
         try:
             os.setpgid(pid, pid)
         except OSError:  # the child did it first, or has exited
             pass
     finished, error = False, None
     try:
+        # a Ctrl-C that came during the fork is raised here, inside the try: the child dies
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not receive.poll(left):
