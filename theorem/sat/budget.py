@@ -166,6 +166,11 @@ def reserve(deadline: float | None, spent: float, factor: float = 2.0) -> float 
     return None if deadline is None else deadline - factor * spent
 
 
+#: The longest the parent waits for its child in one call (seconds): how soon it notices a
+#: Ctrl-C delivered to another of its threads.
+_POLL_SLICE = 0.1
+
+
 def _child(send, work, args) -> None:
     """The forked child: run ``work``, send its reports and how it ended, exit at once."""
     global _IN_CHILD
@@ -262,8 +267,12 @@ def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[A
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         while True:
             left = deadline - time.monotonic()
-            if left <= 0 or not receive.poll(left):
+            if left <= 0:
                 break
+            # wait in short slices: a Ctrl-C that the kernel hands to another thread (BLAS
+            # threads do not block SIGINT) does not end a long poll, only the next bytecode
+            if not receive.poll(min(left, _POLL_SLICE)):
+                continue
             try:
                 kind, value = receive.recv()
             except EOFError:  # the child died without a word (killed, out of memory)
