@@ -3,10 +3,7 @@ documented exit code (docs/conventions.md#command-line), within a few seconds ea
 
 import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -105,56 +102,41 @@ def test_an_internal_error_is_one_line_exit_4_and_debug_shows_it(run, monkeypatc
         cli_main(["--debug", "spaces"])
 
 
-def _children(pid: int) -> set[int]:
-    """The live child processes of ``pid`` (Linux ``/proc``)."""
-    found = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        found |= {int(c) for c in (task / "children").read_text().split()}
-    return found
+def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch):
+    from theorem.cli import invariants
+
+    def interrupted(args, out, err):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(invariants, "run", interrupted)
+    code, out, err = run("invariants", "--family", "cycle", "--n", "4")
+    assert (code, out, err) == (130, "", "transformer-dynamics: interrupted\n")
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
-def test_ctrl_c_is_one_line_exit_130_and_no_child_left():
-    # the hard regime of the random hub model: b is not proved within a minute
-    command = [sys.executable, "-m", "theorem.cli", "invariants", "--family", "random-hub",
-               "--n", "40", "--hubs", "20", "--p", "0.5", "--time-limit", "60"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True, text=True)
-    assert process.stderr.readline().startswith("computing")   # it has started its work
-    deadline = time.monotonic() + 10
-    while not (children := _children(process.pid)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert children, "the search runs in a child process"
-    assert process.poll() is None, "the command ended before it could be interrupted"
-    os.killpg(process.pid, signal.SIGINT)      # what Ctrl-C sends: the foreground group
-    _, err = process.communicate(timeout=20)
-    assert process.returncode == 130
-    assert err.strip().splitlines()[-1] == "transformer-dynamics: interrupted"
-    assert "Traceback" not in err
-    for child in children:                     # the SAT children died with it
-        assert not Path(f"/proc/{child}").exists() or "Z" in Path(
-            f"/proc/{child}/stat").read_text().split()[2]
+def test_ctrl_c_reaches_the_parent_and_the_search_child_dies(tmp_path):
+    # Ctrl-C signals the whole foreground process group; the search child ignores it and
+    # the parent, interrupted within its 0.1 s wait slices, kills the child on its way out
+    import threading
 
+    from theorem.sat.budget import anytime
 
-@pytest.mark.parametrize("content", [b"0 1\n1 2\n", b"\xef\xbb\xbf0 1\n1 2\n",
-                                     "0 1\n1 2\n".encode("utf-16")], ids=["utf-8", "bom", "utf-16"])
-def test_text_files_in_any_unicode_encoding_are_read(run, tmp_path, content):
-    path = tmp_path / "g.txt"
-    path.write_bytes(content)
-    code, out, _ = run("invariants", "--digraph", str(path), "--json")
-    assert code == 0 and '"edges": [[0, 1], [1, 2]]' in out
+    pid_file = tmp_path / "child"
 
+    def search(report):
+        pid_file.write_text(str(os.getpid()))
+        time.sleep(60)
 
-def test_duplicate_edges_are_dropped_with_a_note(run, tmp_path):
-    path = tmp_path / "g.txt"
-    path.write_text("0 1\n0 1\n1 2\n0 1\n")
-    code, _, err = run("invariants", "--digraph", str(path))
-    assert code == 0 and f"note: {path}: 2 duplicate edges dropped" in err.splitlines()
+    def ctrl_c():
+        while not pid_file.exists():
+            time.sleep(0.01)
+        os.kill(int(pid_file.read_text()), signal.SIGINT)   # ignored by the child
+        os.kill(os.getpid(), signal.SIGINT)                  # the parent's
 
-
-def test_an_empty_digraph_is_a_trivial_pass(run, tmp_path):
-    path = tmp_path / "empty.txt"
-    path.write_text("")
-    for command in ("invariants", "verify"):
-        code, out, err = run(command, "--digraph", str(path))
-        assert code == 0, err
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        anytime(search, time.monotonic() + 30)
+    assert time.monotonic() - start < 10
+    child = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):                  # killed and reaped
+        os.kill(child, 0)
