@@ -1,7 +1,8 @@
 """Exact invariants: the targets of the invariants issue, and our solver against plain SAT.
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
-(``--families``, ``--chi-hub``, ``--random-hub`` or ``--bounds`` for one table only).
+(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds`` or ``--attention`` for one table
+only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W]``).
 Prints markdown tables, recorded in docs/benchmarks.md.
 
 * ``b`` on the random hub model, easy (40, 10, 0.3) and hard (40, 20, 0.5) regimes: bounds,
@@ -157,6 +158,90 @@ def chi_hub_table():
                   f"{'yes' if r.optimal else 'no'} | {r.certificate.kind} | {r.elapsed:.3f} |")
 
 
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "attention-digraphs"
+
+
+def top_mass_digraph(weights, mass=0.9):
+    """The digraph of ``weights`` (rows = queries, each summing to 1) by the rule of the shared
+    set (its ``index.json``): query ``b`` keeps the fewest keys, by weight descending (ties by
+    index), holding at least ``mass``; edges ``(a, b)`` for the kept keys ``a ≠ b``."""
+    t = len(weights)
+    order = np.argsort(-weights, axis=1, kind="stable")
+    cumulative = np.cumsum(np.take_along_axis(weights, order, axis=1), axis=1)
+    kept = np.array([np.searchsorted(row, mass) + 1 for row in cumulative])
+    mask = np.arange(t) < kept[:, None]
+    queries, ranks = np.nonzero(mask)
+    keys = order[queries, ranks]
+    edges = [(int(a), int(b)) for a, b in zip(keys, queries) if a != b]
+    return AttentionDigraph(t, edges)
+
+
+def synthetic_attention(n_tokens, rng, dim=16):
+    """An attention-like digraph on ``n_tokens`` tokens (a stand-in for longer sentences
+    until real attention of 30–64 tokens is available): Gaussian token vectors and query /
+    key maps in ``R^dim``, logits ``⟨W_q x_b, W_k x_a⟩ / √dim`` at an inverse temperature
+    drawn from ``[0.2, 2.5]`` (which spreads the densities over the shared set's range),
+    softmax over keys, then :func:`top_mass_digraph`."""
+    x = rng.standard_normal((n_tokens, dim))
+    q, k = (x @ rng.standard_normal((dim, dim)) / np.sqrt(dim) for _ in range(2))
+    logits = rng.uniform(0.2, 2.5) * (q @ k.T) / np.sqrt(dim)
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return top_mass_digraph(weights / weights.sum(axis=1, keepdims=True))
+
+
+def _solve_attention(task):
+    """Both invariants of one digraph, each within ``limit`` seconds (χ_hub given b)."""
+    name, g, limit = task
+    b = biclique_cover_number(g, time_limit=limit)
+    h = hub_chromatic_index(g, time_limit=limit, biclique_cover=b)
+    return name, g.n, g.n_edges, chromatic_index(g).value, [
+        (r.lower_bound, r.upper_bound, r.elapsed, r.certificate.kind) for r in (b, h)]
+
+
+def attention_table(limit, every, workers, synthetic):
+    """Share proved, times and gaps of b and χ_hub on the shared attention digraphs (one in
+    ``every``) and on ``synthetic`` attention-like digraphs of 30–64 tokens."""
+    import json
+    from multiprocessing import Pool
+
+    index = json.loads((DATA / "index.json").read_text())["digraphs"][::every]
+    sets = {"shared set (all-MiniLM-L6-v2, 13–29 tokens)":
+            [(d["file"], AttentionDigraph.read(DATA / d["file"]), limit) for d in index]}
+    rng = np.random.default_rng(0)
+    sizes = rng.integers(30, 65, size=synthetic)
+    sets["synthetic attention, 30–64 tokens"] = [
+        (f"synthetic {i}", synthetic_attention(int(t), rng), limit) for i, t in enumerate(sizes)]
+    print(f"\n### b and χ_hub on attention digraphs ({limit:g} s per invariant, "
+          f"{workers} workers)\n")
+    print("| set | digraphs | density (median, max) | invariant | proved | median time (s) "
+          "| worst time (s) | mean gap | worst gap |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    for label, tasks in sets.items():
+        if not tasks:
+            continue
+        with Pool(workers) as pool:
+            results = pool.map(_solve_attention, tasks, chunksize=1)
+        density = [e / (n * (n - 1)) for _, n, e, _, _ in results]
+        for k, invariant in enumerate(("b", "χ_hub")):
+            bounds = [r[4][k] for r in results]
+            gaps = [up - low for low, up, _, _ in bounds]
+            times = [t for _, _, t, _ in bounds]
+            proved = sum(gap == 0 for gap in gaps)
+            print(f"| {label} | {len(results)} | {statistics.median(density):.2f}, "
+                  f"{max(density):.2f} | {invariant} | {proved} ({proved / len(results):.0%}) "
+                  f"| {statistics.median(times):.2f} | {max(times):.2f} | "
+                  f"{statistics.mean(gaps):.2f} | {max(gaps)} |")
+        rows.extend((label, *r) for r in results)
+    print("\nNot proved:\n")
+    print("| set | digraph | N | edges | χ' | b bounds | χ_hub bounds |")
+    print("|---|---|---|---|---|---|---|")
+    for label, name, n, e, chi, ((bl, bu, _, _), (hl, hu, _, _)) in rows:
+        if bl < bu or hl < hu:
+            print(f"| {label.split(' (')[0]} | {name} | {n} | {e} | {chi} | [{bl}, {bu}] "
+                  f"| [{hl}, {hu}] |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
@@ -169,8 +254,19 @@ def main(argv=None):
                         help="only the table of b on the random hub model")
     parser.add_argument("--bounds", action="store_true",
                         help="only the table of lower bounds on b in the hard regime")
+    parser.add_argument("--attention", action="store_true",
+                        help="only the table of b and χ_hub on attention digraphs")
+    parser.add_argument("--every", type=int, default=1,
+                        help="with --attention: one shared digraph in EVERY")
+    parser.add_argument("--synthetic", type=int, default=60,
+                        help="with --attention: synthetic digraphs of 30–64 tokens")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="with --attention: processes, one core each")
     args = parser.parse_args(argv)
     limit = args.time_limit
+    if args.attention:
+        attention_table(limit, args.every, args.workers, args.synthetic)
+        return
     if args.families:
         families_table()
         return

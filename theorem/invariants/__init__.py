@@ -1,7 +1,7 @@
 """The invariants of an attention digraph, each with a witness and a lower-bound certificate:
 ``b`` (:mod:`.biclique_cover`), ``χ_hub`` (:mod:`.hub_chromatic`), ``χ'``
 (:mod:`.chromatic_index`), their Pareto front, fooling sets, the fractional cover, transitive
-sequences, the real rank, and the results. No geometry."""
+and skew sequences, the real rank, and the results. No geometry."""
 
 from .biclique_cover import biclique_cover_number, complete_subdigraph_certificate, sperner_number
 from .certificates import check_unsat_certificate
@@ -18,7 +18,7 @@ from .hub_chromatic import dsatur_colored, hub_chromatic_index
 from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
 from .rank import real_rank
 from .results import Certificate, InvariantResult, check_result
-from .transitive import is_transitive_sequence, transitive_sequence
+from .transitive import is_skew_sequence, is_transitive_sequence, skew_sequence, transitive_sequence
 
 __all__ = [
     "biclique_cover_number",
@@ -35,6 +35,8 @@ __all__ = [
     "complete_subdigraph_certificate",
     "transitive_sequence",
     "is_transitive_sequence",
+    "skew_sequence",
+    "is_skew_sequence",
     "dsatur_colored",
     "fractional_biclique_cover",
     "FractionalCover",

@@ -53,7 +53,7 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
     --------
     >>> from theorem.digraphs import random_hub_extension
     >>> from theorem.invariants import hub_chromatic_index
-    >>> g, _ = random_hub_extension(8, 4, 0.5, rng=8)
+    >>> g, _ = random_hub_extension(8, 4, 0.5, rng=20)
     >>> r = hub_chromatic_index(g)
     >>> r.value, r.certificate.kind, check_unsat_certificate(g, r).valid
     (3, 'unsat', True)

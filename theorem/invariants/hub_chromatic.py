@@ -8,13 +8,14 @@ from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_cou
 from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
 from ..sat.budget import deadline_after, past, share
-from ..sat.encodings import MAX_CLAUSES, count_triples, difunctional_cover_cnf, difunctional_triples
-from ..sat.search import descend
+from ..sat.encodings import MAX_CLAUSES, difunctional_cover_cnf, difunctional_cover_size
+from ..sat.search import ascend, descend
 from ..sat.solver import SOLVER
 from .edge_coloring import chromatic_index
 from .greedy import greedy_cover, star_cover
 from .results import Certificate, InvariantResult, check_result, solved, unsat_certificate
-from .transitive import binary_cover, log2_ceil, transitive_sequence
+from .biclique_cover import QUICK_SAT
+from .transitive import binary_cover, log2_ceil, skew_sequence
 
 __all__ = ["hub_chromatic_index", "dsatur_colored"]
 
@@ -71,10 +72,15 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     the König edge coloring (``χ' = max(Δ⁺, Δ⁻)`` classes, each a matching) and, when
     ``biclique_cover`` (the result of :func:`biclique_cover_number` for this digraph) is
     given, its cover colored by DSatur (so ``χ_hub ≤ b``) — the greedy cover colored by
-    DSatur and, for transitive tournaments and complete digraphs, a binary cover; then SAT
-    below it. Lower bound: ``1`` for a non-empty edge set, ``⌈log₂ m⌉`` for a transitive
-    sequence of ``m`` vertices, or UNSAT for one less than the best. Encodings over
-    ``MAX_CLAUSES`` clauses are not attempted (the result then says ``optimal=False``).
+    DSatur and, for transitive tournaments and complete digraphs, a binary cover. Lower
+    bound: ``1`` for a non-empty edge set, ``⌈log₂ m⌉`` for a skew sequence of ``m`` pairs
+    (:func:`.skew_sequence`; a transitive sequence of ``m`` vertices is one). SAT
+    (:func:`.difunctional_cover_cnf`) closes the gap as for :func:`biclique_cover_number`:
+    quick calls (at most :data:`QUICK_SAT` seconds) bisect toward fewer relations,
+    starting at twice the lower bound, then
+    refutations from below take the time left (a model at the lower bound ends it, exact),
+    then covers one below the best are sought. Encodings over ``MAX_CLAUSES`` clauses are
+    not attempted (the result then says ``optimal=False``).
 
     Parameters
     ----------
@@ -143,20 +149,15 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
     """The search of :func:`hub_chromatic_index` on a digraph without isolated vertices,
     from the colored extension ``start``, reporting each improved ``(witness, lower,
     certificate)``; runs under :func:`.anytime`."""
-    lower = 1
-    certificate = Certificate("non-empty", "one edge needs one color")
+    pairs = skew_sequence(digraph, deadline=share(deadline, 0.1))
+    lower, certificate = 1, Certificate("non-empty", "one edge needs one color")
+    if log2_ceil(len(pairs)) > lower:
+        lower, certificate = log2_ceil(len(pairs)), _skew_certificate(pairs)
     witness = start
-    sequence = transitive_sequence(digraph, deadline=share(deadline, 0.1))
-    binary = binary_cover(digraph, sequence)
-    if binary is not None and binary.n_colors < witness.n_colors:
-        witness = binary
-    if log2_ceil(len(sequence)) > lower:
-        lower = log2_ceil(len(sequence))
-        certificate = Certificate(
-            "transitive-sequence",
-            f"{len(sequence)} vertices with v_i → v_l for all i < l need 2^h ≥ {len(sequence)} "
-            "(Alon 1985, Thm 1.1, r = s = 1)",
-            {"sequence": sequence})
+    if all(u == w for u, w in pairs):
+        binary = binary_cover(digraph, [u for u, _ in pairs])
+        if binary is not None and binary.n_colors < witness.n_colors:
+            witness = binary
     report((witness, lower, certificate))
     delta = max(digraph.out_degrees.max(), digraph.in_degrees.max())
     if delta < witness.n_colors:  # the König coloring (χ' = Δ classes) is worth its time
@@ -171,18 +172,40 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
             if colored.n_colors < witness.n_colors:
                 witness = colored
                 report((witness, lower, certificate))
-    triples: list = []
 
     def encode(h):
-        if count_triples(digraph) * h > MAX_CLAUSES or past(deadline):
+        if difunctional_cover_size(digraph, h) > MAX_CLAUSES or past(deadline):
             return None
-        if not triples:
-            found = difunctional_triples(digraph, deadline)
-            if found is None:
-                return None
-            triples.extend(found)
-        return difunctional_cover_cnf(digraph, h, triples)
+        return difunctional_cover_cnf(digraph, h)
 
-    descend(witness, lambda w: w.n_colors, lower, certificate, encode, deadline, solver,
-            unsat_certificate(lambda h: f"cover by {h} difunctional relations", solver),
-            report=report)
+    def size(w):
+        return w.n_colors
+
+    # quick calls bisecting toward fewer relations, the first at twice the lower bound
+    # (χ_hub of a dense digraph is a few colors, its König coloring dozens, and the
+    # encodings near the answer are the small ones); then refutations from below with all
+    # the time left (a model at the lower bound ends it), then covers from above
+    steps = dict(deadline=deadline, solver=solver, report=report,
+                 refuted=unsat_certificate(lambda h: f"cover by {h} difunctional relations",
+                                           solver))
+    witness, lower, certificate = descend(witness, size, lower, certificate, encode,
+                                          cap=QUICK_SAT, bisect=True, first=2 * lower, **steps)
+    witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
+    descend(witness, size, lower, certificate, encode, **steps)
+
+
+def _skew_certificate(pairs: list[tuple[int, int]]) -> Certificate:
+    """``χ_hub ≥ ⌈log₂ m⌉`` from a skew sequence of ``m`` pairs (a transitive sequence when
+    every pair is one vertex twice)."""
+    bound = log2_ceil(len(pairs))
+    if all(u == w for u, w in pairs):
+        return Certificate(
+            "transitive-sequence",
+            f"{len(pairs)} vertices with v_i → v_l for all i < l need 2^h ≥ {len(pairs)} "
+            "(Alon 1985, Thm 1.1, r = s = 1)",
+            {"sequence": [u for u, _ in pairs]})
+    return Certificate(
+        "skew-sequence",
+        f"{len(pairs)} pairs (u_i, w_i) with u_i ↛ w_i and u_i → w_l for all i < l need "
+        f"2^h ≥ {len(pairs)}, so h ≥ {bound} (Alon 1985, Thm 1.1, r = s = 1)",
+        {"pairs": [[u, w] for u, w in pairs]})

@@ -31,7 +31,8 @@ class Certificate:
     ----------
     kind : str
         The bound theorem or proof used: ``"fooling-set"``, ``"complete-subdigraph"``,
-        ``"weighted-fooling-set"``, ``"transitive-sequence"``, ``"max-degree"``,
+        ``"weighted-fooling-set"``, ``"transitive-sequence"``, ``"skew-sequence"``,
+        ``"max-degree"``,
         ``"unsat"``, ``"non-empty"`` or ``"empty"``.
     statement : str
         The bound in words, for reports.
@@ -199,7 +200,7 @@ def unsat_certificate(claim, solver: str, data: dict | None = None):
 
 #: Certificate data that hold vertices, by the shape they are stored in.
 _VERTEX_LISTS = ("vertices", "sequence")
-_EDGE_LISTS = ("edges", "fooling_set")
+_EDGE_LISTS = ("edges", "fooling_set", "pairs")
 
 
 def relabelled(certificate: Certificate | None, trimmed: Trimmed) -> Certificate | None:

@@ -1,5 +1,5 @@
-"""Transitive sequences: ``χ_hub ≥ ⌈log₂ m⌉`` (Alon 1985), the binary cover that meets it on
-transitive tournaments and complete digraphs, and long fooling sets on the way."""
+"""Transitive and skew sequences: ``χ_hub ≥ ⌈log₂ m⌉`` (Alon 1985), the binary cover that
+meets it on transitive tournaments and complete digraphs, and long fooling sets on the way."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from ..digraphs.hubs import HubExtension
 from ..errors import InvalidHubExtensionError, TheoremError
 from ..sat.budget import past
 
-__all__ = ["transitive_sequence", "is_transitive_sequence", "binary_cover", "log2_ceil"]
+__all__ = ["transitive_sequence", "is_transitive_sequence", "skew_sequence", "is_skew_sequence",
+           "binary_cover", "log2_ceil"]
 
 
 def is_transitive_sequence(digraph: AttentionDigraph, sequence) -> bool:
@@ -138,6 +139,143 @@ def transitive_sequence(digraph: AttentionDigraph, *, tries: int = 8, rng=0,
             score -= adjacency[:, removed].sum(axis=1)   # each vertex leaves once: O(N²)
         if len(sequence) > len(best):
             best = sequence
+    return best
+
+
+def is_skew_sequence(digraph: AttentionDigraph, pairs) -> bool:
+    """Whether ``pairs`` is a skew sequence: ``(u_i, w_i)`` with ``(u_i, w_i) ∉ E``
+    (``u_i = w_i`` allowed: ``E`` has no loops) and ``(u_i, w_l) ∈ E`` for all ``i < l``.
+
+    In the ``N × N`` adjacency matrix, rows ``u_1..u_m`` and columns ``w_1..w_m`` hold a
+    triangle: zeros on its diagonal, ones above it, anything below. Such a sequence of ``m``
+    pairs proves ``χ_hub ≥ ⌈log₂ m⌉`` (:func:`skew_sequence`). A transitive sequence
+    ``v_1..v_m`` is the skew sequence ``(v_i, v_i)``. Vertices outside ``0..N-1`` make the
+    answer ``False``.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    pairs : array_like of shape ``(m, 2)``
+        The pairs ``(u_i, w_i)``, in order.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``pairs`` does not hold pairs of
+        integers.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import AttentionDigraph
+    >>> g = AttentionDigraph(3, [(0, 1), (0, 2), (2, 1)])
+    >>> is_skew_sequence(g, [(0, 0), (2, 2), (1, 1)])     # a transitive sequence
+    True
+    >>> is_skew_sequence(g, [(0, 0), (1, 2)])             # (1, 2) is no edge, (0, 2) is
+    True
+    >>> is_skew_sequence(g, [(1, 2), (0, 0)])             # (1, 0) is no edge
+    False
+    """
+    check_digraph(digraph)
+    arr = np.asarray(pairs, dtype=object).reshape(-1, 2) if len(pairs) else np.zeros((0, 2))
+    for v in arr.ravel():
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise TypeError(f"pairs must hold integer vertices, got {v!r}")
+    arr = arr.astype(np.int64)
+    n = digraph.n
+    if ((arr < 0) | (arr >= n)).any():
+        return False
+    edges = digraph.edges[:, 0] * n + digraph.edges[:, 1]
+    if np.isin(arr[:, 0] * n + arr[:, 1], edges).any():
+        return False
+    i, l = np.triu_indices(len(arr), 1)
+    return bool(np.isin(arr[i, 0] * n + arr[l, 1], edges).all())
+
+
+def skew_sequence(digraph: AttentionDigraph, *, tries: int = 16, rng=0,
+                  deadline: float | None = None) -> list[tuple[int, int]]:
+    r"""A long sequence of pairs ``(u_i, w_i)`` with ``(u_i, w_i) ∉ E`` and ``(u_i, w_l) ∈ E``
+    for all ``i < l``.
+
+    A triangle in the adjacency matrix (:func:`is_skew_sequence`); transitive sequences are
+    the ones with ``u_i = w_i``. It certifies ``χ_hub ≥ ⌈log₂ m⌉``: in a cover by ``h``
+    difunctional relations, let ``A_v`` be the pairs ``(j, source biclique of v in R_j)`` and
+    ``B_v`` the pairs ``(j, target biclique)``; they meet the labels of each relation in at
+    most one element, ``A_v ∩ B_w ≠ ∅`` exactly when some relation covers ``(v, w)``, so
+    ``A_{u_i} ∩ B_{w_i} = ∅`` (a non-edge or a loop is covered by none) and
+    ``A_{u_i} ∩ B_{w_l} ≠ ∅`` for ``i < l``. Alon's theorem for skew set-pair systems over a
+    partitioned ground set (N. Alon, J. Combin. Theory A 40 (1985), Theorem 1.1, with
+    ``r_j = s_j = 1``) gives ``m ≤ 2^h``. On dense digraphs it is much longer than a
+    transitive sequence: rows need not be columns.
+
+    Greedy, on rows only: the columns still open are ``C = N⁺(u_1) ∩ … ∩ N⁺(u_{i-1})``; the
+    next row is one with a non-neighbour ``w_i`` in ``C`` (itself, when it is in ``C``) and
+    the most out-neighbours in ``C`` (ties broken at random after the first try).
+    ``deadline`` (``time.monotonic()`` seconds) ends the tries early.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    tries : int
+        Greedy runs: the first deterministic, the others with random tie-breaks (at least
+        one is made).
+    rng : int or numpy.random.Generator
+        Seed or generator of the tie-breaks.
+    deadline : float, optional
+        A ``time.monotonic()`` deadline; ``None`` for no limit.
+
+    Returns
+    -------
+    list of (int, int)
+        The longest sequence found (every digraph with a vertex has one of length ``≥ 1``).
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``rng`` not a seed or Generator.
+    TheoremError
+        ``rng`` is a negative seed.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (raised by :attr:`~AttentionDigraph.adjacency`).
+
+    Examples
+    --------
+    Two disjoint edges: no transitive sequence of three, but a skew sequence of three.
+
+    >>> from theorem.digraphs import AttentionDigraph
+    >>> g = AttentionDigraph(4, [(0, 1), (2, 3), (0, 3)])
+    >>> pairs = skew_sequence(g)
+    >>> len(pairs), is_skew_sequence(g, pairs)
+    (3, True)
+    """
+    check_digraph(digraph)
+    gen = as_generator(rng, error=TheoremError)
+    adjacency = digraph.adjacency.astype(bool)
+    n = digraph.n
+    best: list[tuple[int, int]] = []
+    for attempt in range(max(int(tries), 1)):
+        if attempt and past(deadline):
+            break
+        open_ = np.ones(n, dtype=bool)
+        pairs: list[tuple[int, int]] = []
+        while open_.any():
+            gain = (adjacency & open_).sum(axis=1).astype(float)
+            blocked = ~(~adjacency & open_).any(axis=1)       # no non-neighbour left in C
+            if blocked.all():
+                break
+            gain[blocked] = -1.0
+            if attempt:
+                gain += 0.5 * gen.random(n)
+            u = int(np.argmax(gain))
+            w = u if open_[u] else int(np.flatnonzero(open_ & ~adjacency[u])[0])
+            pairs.append((u, w))
+            open_ &= adjacency[u]
+        if len(pairs) > len(best):
+            best = pairs
     return best
 
 

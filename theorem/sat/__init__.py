@@ -4,7 +4,13 @@ geometry."""
 
 from .budget import anytime, deadline_after, past, reserve, share
 from .drat import DratCheck, check_drat, unsat_proof
-from .encodings import MAX_CLAUSES, biclique_cover_cnf, colored_cover_cnf, difunctional_cover_cnf
+from .encodings import (
+    MAX_CLAUSES,
+    biclique_cover_cnf,
+    colored_cover_cnf,
+    difunctional_cover_cnf,
+    difunctional_cover_size,
+)
 from .search import ascend, descend, with_decoder
 from .solver import SOLVER, solve_within
 
@@ -21,6 +27,7 @@ __all__ = [
     "biclique_cover_cnf",
     "colored_cover_cnf",
     "difunctional_cover_cnf",
+    "difunctional_cover_size",
     "ascend",
     "descend",
     "with_decoder",

@@ -11,10 +11,9 @@ import numpy as np
 
 from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.hubs import HubExtension
-from .budget import past
 
 __all__ = ["MAX_CLAUSES", "biclique_cover_cnf", "difunctional_cover_cnf", "colored_cover_cnf",
-           "difunctional_triples", "count_triples"]
+           "difunctional_cover_size"]
 
 
 #: Encodings larger than this many clauses are not built (they would take minutes in Python
@@ -127,15 +126,28 @@ def _lex_descending(vectors: list[list[int]], top: int) -> list[list[int]]:
     return clauses
 
 
-def count_triples(digraph: AttentionDigraph) -> int:
-    """The number of paths :func:`difunctional_triples` lists, from the degrees alone.
+def _row_pairs(digraph: AttentionDigraph) -> np.ndarray:
+    """The source pairs ``a < a'`` with a common out-neighbour, shape ``(P, 2)``: the pairs
+    whose rows a difunctional relation may force equal."""
+    m = digraph.adjacency.astype(np.int64)
+    shared = np.triu(m @ m.T, 1) > 0
+    return np.argwhere(shared)
 
-    Each path ``(a, b), (a', b), (a', b')`` turns on its middle edge ``(a', b)``, hence
-    ``Σ_{(a',b) ∈ E} (indeg(b) − 1)(outdeg(a') − 1)``: a size check before listing them.
+
+def difunctional_cover_size(digraph: AttentionDigraph, h: int) -> int:
+    """The number of clauses of :func:`difunctional_cover_cnf` for ``h`` relations, from
+    the degrees alone: a size check before building it.
+
+    Per relation: one clause per source pair ``a < a'`` and common out-neighbour, and one
+    per pair and out-edge of either source; plus one covering clause per edge and one
+    symmetry-breaking clause. It grows like ``h · N² · Δ⁺``, not like the paths of three
+    edges (``E · Δ²``).
 
     Parameters
     ----------
     digraph : AttentionDigraph
+    h : int
+        Number of relations.
 
     Returns
     -------
@@ -143,80 +155,38 @@ def count_triples(digraph: AttentionDigraph) -> int:
 
     Examples
     --------
-    >>> from theorem.digraphs import complete_digraph, transitive_tournament
-    >>> count_triples(transitive_tournament(3)), count_triples(complete_digraph(3))
-    (1, 6)
-    """
-    e = digraph.edges
-    return int(((digraph.in_degrees[e[:, 1]] - 1) * (digraph.out_degrees[e[:, 0]] - 1)).sum())
-
-
-def difunctional_triples(digraph: AttentionDigraph, deadline: float | None = None):
-    """The paths of three edges that a difunctional relation must close.
-
-    For edges ``(a, b), (a', b), (a', b')`` with ``a ≠ a'`` and ``b ≠ b'``, a difunctional
-    relation holding all three holds ``(a, b')`` (``R Rᵀ R ⊆ R``,
-    docs/conventions.md#hub-extensions-and-colorings). There are
-    :func:`count_triples` of them, up to ``Σ_b indeg(b)² · Δ⁺``.
-
-    Parameters
-    ----------
-    digraph : AttentionDigraph
-    deadline : float, optional
-        A ``time.monotonic()`` deadline, checked once per target ``b``.
-
-    Returns
-    -------
-    list of (int, int, int, int) or None
-        ``(i, j, l, close)``: the indices (in ``digraph.edges``) of ``(a, b)``, ``(a', b)``
-        and ``(a', b')``, and of ``(a, b')`` or ``-1`` when it is not an edge. ``None`` when
-        ``deadline`` passes first.
-
-    Examples
-    --------
-    In the transitive tournament on 3 vertices, the path ``(1, 2), (0, 2), (0, 1)`` would
-    need the loop ``(1, 1)``:
-
     >>> from theorem.digraphs import transitive_tournament
     >>> g = transitive_tournament(3)
-    >>> g.edges.tolist()
-    [[0, 1], [0, 2], [1, 2]]
-    >>> difunctional_triples(g)
-    [(2, 1, 0, -1)]
+    >>> difunctional_cover_size(g, 2) == len(difunctional_cover_cnf(g, 2)[0])
+    True
     """
-    n = digraph.n
-    index = -np.ones((n, n), dtype=np.int64)
-    index[digraph.edges[:, 0], digraph.edges[:, 1]] = np.arange(digraph.n_edges)
-    out = []
-    for b in range(n):
-        if past(deadline):
-            return None
-        sources = np.flatnonzero(index[:, b] >= 0)
-        for a in sources:
-            for a2 in sources[sources != a]:
-                targets = np.flatnonzero(index[a2] >= 0)
-                targets = targets[targets != b]
-                i, j = int(index[a, b]), int(index[a2, b])
-                out.extend((i, j, l, c) for l, c in zip(index[a2, targets].tolist(),
-                                                         index[a, targets].tolist()))
-    return out
+    pairs = _row_pairs(digraph)
+    m = digraph.adjacency.astype(np.int64)
+    out = m.sum(axis=1)
+    common = (m[pairs[:, 0]] & m[pairs[:, 1]]).sum() if len(pairs) else 0
+    per_class = int(common + out[pairs].sum())
+    return h * per_class + digraph.n_edges + int(bool(digraph.n_edges and h))
 
 
-def difunctional_cover_cnf(digraph: AttentionDigraph, h: int, triples=None):
+def difunctional_cover_cnf(digraph: AttentionDigraph, h: int):
     """CNF satisfiable iff ``E`` is the union of ``h`` difunctional relations ``R_c ⊆ E``.
 
-    Variable ``1 + i·h + c`` says edge ``i`` lies in class ``c``. Each edge is in some class;
-    for every path ``(a,b), (a',b), (a',b')`` a class holding the three holds ``(a, b')``
-    (impossible when it is not an edge). Edge 0 is put in class 0 (symmetry breaking). So
-    it is satisfiable iff ``χ_hub ≤ h`` (docs/conventions.md#hub-extensions-and-colorings).
+    Variable ``1 + i·h + c`` says edge ``i`` lies in relation ``c``. A relation is
+    difunctional iff two sources with a common target have equal rows
+    (docs/conventions.md#hub-extensions-and-colorings), so for each source pair
+    ``a < a'`` with a common out-neighbour a variable ``q(a, a', c)`` (after the edge
+    variables) says "equal rows in ``R_c``": both edges to a common target in ``R_c`` force
+    it, and it forces ``(a, b) ∈ R_c ⇔ (a', b) ∈ R_c`` for every ``b`` (a non-edge
+    ``(a', b)`` forbids ``(a, b)``). Each edge is in some relation, and edge 0 in relation 0
+    (symmetry breaking). So it is satisfiable iff ``χ_hub ≤ h``, with
+    :func:`difunctional_cover_size` clauses: ``h · N² · Δ⁺`` at most, where listing the
+    paths ``(a, b), (a', b), (a', b')`` a relation must close takes ``E · Δ²``.
 
     Parameters
     ----------
     digraph : AttentionDigraph
     h : int
         Number of relations (colors), at least 0.
-    triples : list of (int, int, int, int), optional
-        :func:`difunctional_triples` of ``digraph``, when already listed.
 
     Returns
     -------
@@ -238,24 +208,40 @@ def difunctional_cover_cnf(digraph: AttentionDigraph, h: int, triples=None):
     >>> ext.validate(g); ext.n_colors
     2
     """
-    z = lambda i, c: 1 + i * h + c  # noqa: E731
-    triples = difunctional_triples(digraph) if triples is None else triples
-    clauses = [[z(i, c) for c in range(h)] for i in range(digraph.n_edges)]
-    for i, j, l, close in triples:
-        for c in range(h):
-            clause = [-z(i, c), -z(j, c), -z(l, c)]
-            clauses.append(clause + [z(close, c)] if close >= 0 else clause)
-    if digraph.n_edges and h:
-        clauses.append([z(0, 0)])
+    n, e, ne = digraph.n, digraph.edges, digraph.n_edges
+    m = digraph.adjacency.astype(bool)
+    index = -np.ones((n, n), dtype=np.int64)
+    index[e[:, 0], e[:, 1]] = np.arange(ne)
+    colors = np.arange(h)
+    clauses = (1 + np.arange(ne)[:, None] * h + colors).tolist()
+    pairs = _row_pairs(digraph)
+    blocks = []
+    for k, (a, a2) in enumerate(pairs.tolist()):
+        q = 1 + ne * h + k * h + colors                              # q(a, a', c)
+        both = np.flatnonzero(m[a] & m[a2])
+        za, za2 = 1 + index[a, both][:, None] * h + colors, 1 + index[a2, both][:, None] * h + colors
+        blocks.append(np.stack([-za, -za2, np.broadcast_to(q, za.shape)], -1).reshape(-1, 3))
+        for x, y in ((a, a2), (a2, a)):
+            shared = np.flatnonzero(m[x] & m[y])
+            zx = 1 + index[x, shared][:, None] * h + colors
+            zy = 1 + index[y, shared][:, None] * h + colors
+            blocks.append(np.stack([np.broadcast_to(-q, zx.shape), -zx, zy], -1).reshape(-1, 3))
+            alone = np.flatnonzero(m[x] & ~m[y])
+            zx = 1 + index[x, alone][:, None] * h + colors
+            clauses.extend(np.stack([np.broadcast_to(-q, zx.shape), -zx], -1).reshape(-1, 2).tolist())
+    for block in blocks:
+        clauses.extend(block.tolist())
+    if ne and h:
+        clauses.append([1])
 
     def decode(model):
         true = set(v for v in model if v > 0)
         hubs, colors = [], []
         for c in range(h):
-            members = [i for i in range(digraph.n_edges) if z(i, c) in true]
+            members = [i for i in range(ne) if 1 + i * h + c in true]
             rows: dict[int, set[int]] = {}
             for i in members:
-                a, b = digraph.edges[i].tolist()
+                a, b = e[i].tolist()
                 rows.setdefault(a, set()).add(b)
             groups: dict[frozenset, list[int]] = {}
             for a, targets in rows.items():

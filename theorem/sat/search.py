@@ -15,7 +15,8 @@ __all__ = ["descend", "ascend", "with_decoder"]
 
 
 def descend(witness, size, lower, certificate, encode, deadline, solver, refuted,
-             cap: float | None = None, bisect: bool = False, report=None):
+             cap: float | None = None, bisect: bool = False, report=None,
+             first: int | None = None):
     """Lower an upper bound by SAT, from the witness down.
 
     Each model is the new ``witness``; UNSAT for ``k`` proves ``k + 1`` (``refuted(k)`` is
@@ -51,6 +52,10 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
         Try the middle of the gap instead of one less than the witness.
     report : callable, optional
         Called with ``(witness, lower, certificate)`` after each SAT call that decided.
+    first : int, optional
+        The size tried first, when it lies strictly between the lower bound and the
+        witness's size — a guess far below the witness, where encodings are small (``χ_hub``
+        of a dense digraph is a few colors, its König coloring dozens); then as above.
 
     Returns
     -------
@@ -74,6 +79,8 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
     floor = lower
     while size(witness) > floor and not past(deadline):
         k = (floor + size(witness) - 1) // 2 if bisect else size(witness) - 1
+        if first is not None and floor <= first < size(witness):
+            k, first = first, None
         encoded = encode(k)
         if encoded is None:
             break

@@ -1,0 +1,144 @@
+"""χ_hub on dense digraphs: skew sequences (Alon's bound), the equal-rows encoding against an
+independent one, and real attention digraphs of the shared set (certificates re-checked)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from theorem.digraphs import AttentionDigraph, complete_digraph, transitive_tournament
+from theorem.invariants import (
+    biclique_cover_number,
+    hub_chromatic_index,
+    is_fooling_set,
+    is_skew_sequence,
+    is_transitive_sequence,
+    skew_sequence,
+)
+from theorem.sat import difunctional_cover_cnf, difunctional_cover_size
+
+from .test_invariants import path_cover_cnf
+
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "attention-digraphs"
+
+
+def random_digraph(seed, n, p):
+    gen = np.random.default_rng(seed)
+    adjacency = (gen.random((n, n)) < p).astype(np.uint8)
+    np.fill_diagonal(adjacency, 0)
+    return AttentionDigraph.from_adjacency(adjacency)
+
+
+def satisfiable(clauses, name="glucose4"):
+    with Solver(name=name, bootstrap_with=clauses) as s:
+        return s.solve()
+
+
+def alon_holds_by_brute_force(g, pairs):
+    """⌈log₂ m⌉ − 1 relations cannot cover: refuted on the reference encoding."""
+    h = (len(pairs) - 1).bit_length() - 1
+    return h < 1 or satisfiable(path_cover_cnf(g, h)) is False
+
+
+# -- skew sequences ---------------------------------------------------------------------------
+
+def test_skew_sequence_on_families_is_the_transitive_one():
+    for g in (transitive_tournament(9), complete_digraph(9)):
+        pairs = skew_sequence(g)
+        assert len(pairs) == 9 and all(u == w for u, w in pairs)
+        assert is_transitive_sequence(g, [u for u, _ in pairs])
+
+
+def test_is_skew_sequence_rejects_each_broken_condition():
+    g = AttentionDigraph(4, [(0, 1), (2, 3), (0, 3)])
+    assert is_skew_sequence(g, [(0, 0), (2, 1), (1, 3)])
+    assert not is_skew_sequence(g, [(0, 1), (2, 3)])      # (0, 1) is an edge: not a zero
+    assert not is_skew_sequence(g, [(2, 1), (0, 0)])      # (2, 0) is no edge: not a one
+    assert not is_skew_sequence(g, [(0, 4)])              # no vertex 4
+    assert is_skew_sequence(g, [])
+    with pytest.raises(TypeError, match="integer vertices"):
+        is_skew_sequence(g, [("a", 0)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 8), p=st.floats(0.3, 0.95))
+def test_skew_sequence_bound_is_confirmed_without_the_theorem(seed, n, p):
+    """Alon's bound χ_hub ≥ ⌈log₂ m⌉ for a skew sequence of m pairs, checked on random
+    digraphs by refuting ⌈log₂ m⌉ − 1 relations on the reference encoding."""
+    g = random_digraph(seed, n, p)
+    pairs = skew_sequence(g, rng=seed)
+    assert is_skew_sequence(g, pairs)
+    assert alon_holds_by_brute_force(g, pairs)
+
+
+# -- the equal-rows encoding ------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 6), p=st.floats(0.1, 0.95),
+       h=st.integers(1, 4))
+def test_equal_rows_encoding_agrees_with_the_path_encoding(seed, n, p, h):
+    g = random_digraph(seed, n, p)
+    clauses, decode = difunctional_cover_cnf(g, h)
+    assert len(clauses) == difunctional_cover_size(g, h)
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        found = s.solve()
+        if found and g.n_edges:
+            cover = decode(s.get_model())
+            cover.validate(g)
+            cover.validate_coloring()
+            assert cover.n_colors <= h
+    assert found == satisfiable(path_cover_cnf(g, h))
+
+
+def test_equal_rows_encoding_is_smaller_than_the_paths_on_dense_digraphs():
+    g = random_digraph(0, 40, 0.6)
+    assert difunctional_cover_size(g, 6) < len(path_cover_cnf(g, 1)) * 6 / 4
+
+
+# -- real attention digraphs -----------------------------------------------------------------
+
+def _shared(name):
+    if not DATA.is_dir():
+        pytest.skip(f"the shared attention digraphs are not at {DATA}")
+    return AttentionDigraph.read(DATA / name)
+
+
+def test_the_shared_set_is_what_its_index_says():
+    if not DATA.is_dir():
+        pytest.skip(f"the shared attention digraphs are not at {DATA}")
+    index = json.loads((DATA / "index.json").read_text())["digraphs"]
+    assert len(index) == 432
+    for entry in index[::48]:
+        g = AttentionDigraph.read(DATA / entry["file"])
+        assert (g.n, g.n_edges) == (entry["tokens"], entry["edges"])
+
+
+# 13 to 29 tokens, 22 % to 64 % dense, each proved in about a second here; χ_hub certified
+# by skew sequences and (s1_L1_H0) by a refutation, re-checked on the reference encoding
+@pytest.mark.parametrize("name", ["s0_L3_H0.json", "s1_L1_H0.json", "s3_L4_H0.json",
+                                  "s5_L2_H0.json"])
+def test_real_attention_digraphs_are_solved_with_checked_certificates(name):
+    g = _shared(name)
+    b = biclique_cover_number(g, time_limit=20)
+    h = hub_chromatic_index(g, time_limit=20, biclique_cover=b)
+    b.witness.validate(g)
+    h.witness.validate(g)
+    h.witness.validate_coloring()
+    assert h.upper_bound <= b.upper_bound
+    assert b.optimal and h.optimal, (b, h)
+    assert h.witness.n_colors == h.value and b.witness.n_hubs == b.value
+    if b.certificate.kind == "fooling-set":
+        assert is_fooling_set(g, b.certificate.data["edges"])
+        assert len(b.certificate.data["edges"]) == b.value
+    if h.certificate.kind == "skew-sequence":
+        pairs = h.certificate.data["pairs"]
+        assert is_skew_sequence(g, pairs) and (len(pairs) - 1).bit_length() == h.value
+    elif h.certificate.kind == "unsat":
+        assert satisfiable(path_cover_cnf(g, h.value - 1), "cadical195") is False
+    else:
+        assert h.certificate.kind == "transitive-sequence"
+        assert is_transitive_sequence(g, h.certificate.data["sequence"])
