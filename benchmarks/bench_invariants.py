@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
 (``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds`` or ``--attention`` for one table
-only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W]``).
+only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``).
 Prints markdown tables, recorded in docs/benchmarks.md.
 
 * ``b`` on the random hub model, easy (40, 10, 0.3) and hard (40, 20, 0.5) regimes: bounds,
@@ -198,15 +198,16 @@ def _solve_attention(task):
         (r.lower_bound, r.upper_bound, r.elapsed, r.certificate.kind) for r in (b, h)]
 
 
-def attention_table(limit, every, workers, synthetic):
+def attention_table(limit, every, workers, synthetic, data=DATA):
     """Share proved, times and gaps of b and χ_hub on the shared attention digraphs (one in
     ``every``) and on ``synthetic`` attention-like digraphs of 30–64 tokens."""
     import json
     from multiprocessing import Pool
 
-    index = json.loads((DATA / "index.json").read_text())["digraphs"][::every]
+    data = Path(data)
+    index = json.loads((data / "index.json").read_text())["digraphs"][::every]
     sets = {"shared set (all-MiniLM-L6-v2, 13–29 tokens)":
-            [(d["file"], AttentionDigraph.read(DATA / d["file"]), limit) for d in index]}
+            [(d["file"], AttentionDigraph.read(data / d["file"]), limit) for d in index]}
     rng = np.random.default_rng(0)
     sizes = rng.integers(30, 65, size=synthetic)
     sets["synthetic attention, 30–64 tokens"] = [
@@ -232,6 +233,12 @@ def attention_table(limit, every, workers, synthetic):
                   f"{max(density):.2f} | {invariant} | {proved} ({proved / len(results):.0%}) "
                   f"| {statistics.median(times):.2f} | {max(times):.2f} | "
                   f"{statistics.mean(gaps):.2f} | {max(gaps)} |")
+        ratios = [chi / h[1] for _, _, _, chi, (_, h) in results]
+        both = [chi / h[1] for _, _, _, chi, (_, h) in results if h[0] == h[1]]
+        print(f"| {label} | χ' / χ_hub | {statistics.median(ratios):.1f} median, "
+              f"{min(ratios):.1f}–{max(ratios):.1f} (upper bound of χ_hub); "
+              f"{statistics.median(both) if both else float('nan'):.1f} median where χ_hub is "
+              "proved | | | | | | |")
         rows.extend((label, *r) for r in results)
     print("\nNot proved:\n")
     print("| set | digraph | N | edges | χ' | b bounds | χ_hub bounds |")
@@ -260,12 +267,14 @@ def main(argv=None):
                         help="with --attention: one shared digraph in EVERY")
     parser.add_argument("--synthetic", type=int, default=60,
                         help="with --attention: synthetic digraphs of 30–64 tokens")
+    parser.add_argument("--data", default=str(DATA),
+                        help="with --attention: the folder of the shared attention digraphs")
     parser.add_argument("--workers", type=int, default=2,
                         help="with --attention: processes, one core each")
     args = parser.parse_args(argv)
     limit = args.time_limit
     if args.attention:
-        attention_table(limit, args.every, args.workers, args.synthetic)
+        attention_table(limit, args.every, args.workers, args.synthetic, args.data)
         return
     if args.families:
         families_table()

@@ -258,7 +258,7 @@ def skew_sequence(digraph: AttentionDigraph, *, tries: int = 16, rng=0,
     n = digraph.n
     best: list[tuple[int, int]] = []
     for attempt in range(max(int(tries), 1)):
-        if attempt and past(deadline):
+        if attempt and (past(deadline) or len(best) == n):    # rows are distinct: m ≤ N
             break
         open_ = np.ones(n, dtype=bool)
         pairs: list[tuple[int, int]] = []
