@@ -244,7 +244,8 @@ def skew_sequence(digraph: AttentionDigraph, *, tries: int = 16, rng=0,
 
     Examples
     --------
-    Two disjoint edges: no transitive sequence of three, but a skew sequence of three.
+    Three edges and no transitive sequence of three vertices, but a skew sequence of three
+    pairs (so ``χ_hub ≥ 2``):
 
     >>> from theorem.digraphs import AttentionDigraph
     >>> g = AttentionDigraph(4, [(0, 1), (2, 3), (0, 3)])

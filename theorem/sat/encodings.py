@@ -179,8 +179,9 @@ def difunctional_cover_cnf(digraph: AttentionDigraph, h: int):
     it, and it forces ``(a, b) ∈ R_c ⇔ (a', b) ∈ R_c`` for every ``b`` (a non-edge
     ``(a', b)`` forbids ``(a, b)``). Each edge is in some relation, and edge 0 in relation 0
     (symmetry breaking). So it is satisfiable iff ``χ_hub ≤ h``, with
-    :func:`difunctional_cover_size` clauses: ``h · N² · Δ⁺`` at most, where listing the
-    paths ``(a, b), (a', b), (a', b')`` a relation must close takes ``E · Δ²``.
+    :func:`difunctional_cover_size` clauses: at most ``3/2 · h · N² · Δ⁺`` (``N²/2`` pairs,
+    ``3Δ⁺`` clauses each), where listing the paths ``(a, b), (a', b), (a', b')`` a relation
+    must close takes up to ``E · Δ²``.
 
     Parameters
     ----------
