@@ -23,6 +23,9 @@ from theorem.sat import difunctional_cover_cnf, difunctional_cover_size
 
 from .test_invariants import path_cover_cnf
 
+# four digraphs of the shared set, copied with their index entries (the suite runs them on any
+# clone); the whole set, when present beside the repository, is checked against its index
+COPIES = Path(__file__).resolve().parent / "attention"
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "attention-digraphs"
 
 
@@ -101,13 +104,15 @@ def test_equal_rows_encoding_is_smaller_than_the_paths_on_dense_digraphs():
 
 # -- real attention digraphs -----------------------------------------------------------------
 
-def _shared(name):
-    if not DATA.is_dir():
-        pytest.skip(f"the shared attention digraphs are not at {DATA}")
-    return AttentionDigraph.read(DATA / name)
+def test_the_copies_are_what_their_index_says():
+    index = json.loads((COPIES / "index.json").read_text())
+    assert index["model"] == "sentence-transformers/all-MiniLM-L6-v2"
+    for entry in index["digraphs"]:
+        g = AttentionDigraph.read(COPIES / entry["file"])
+        assert (g.n, g.n_edges) == (entry["tokens"], entry["edges"])
 
 
-def test_the_shared_set_is_what_its_index_says():
+def test_the_shared_set_is_what_its_index_says_and_holds_the_copies():
     if not DATA.is_dir():
         pytest.skip(f"the shared attention digraphs are not at {DATA}")
     index = json.loads((DATA / "index.json").read_text())["digraphs"]
@@ -115,6 +120,9 @@ def test_the_shared_set_is_what_its_index_says():
     for entry in index[::48]:
         g = AttentionDigraph.read(DATA / entry["file"])
         assert (g.n, g.n_edges) == (entry["tokens"], entry["edges"])
+    for entry in json.loads((COPIES / "index.json").read_text())["digraphs"]:
+        assert entry in index
+        assert (COPIES / entry["file"]).read_bytes() == (DATA / entry["file"]).read_bytes()
 
 
 # 13 to 29 tokens, 22 % to 64 % dense, each proved in about a second here; χ_hub certified
@@ -122,7 +130,7 @@ def test_the_shared_set_is_what_its_index_says():
 @pytest.mark.parametrize("name", ["s0_L3_H0.json", "s1_L1_H0.json", "s3_L4_H0.json",
                                   "s5_L2_H0.json"])
 def test_real_attention_digraphs_are_solved_with_checked_certificates(name):
-    g = _shared(name)
+    g = AttentionDigraph.read(COPIES / name)
     b = biclique_cover_number(g, time_limit=20)
     h = hub_chromatic_index(g, time_limit=20, biclique_cover=b)
     b.witness.validate(g)
