@@ -256,25 +256,28 @@ def skew_sequence(digraph: AttentionDigraph, *, tries: int = 16, rng=0,
     check_digraph(digraph)
     gen = as_generator(rng, error=TheoremError)
     adjacency = digraph.adjacency.astype(bool)
+    out_degree = adjacency.sum(axis=1).astype(float)
     n = digraph.n
     best: list[tuple[int, int]] = []
     for attempt in range(max(int(tries), 1)):
         if attempt and (past(deadline) or len(best) == n):    # rows are distinct: m ≤ N
             break
         open_ = np.ones(n, dtype=bool)
+        inside = out_degree.copy()                     # |N⁺(u) ∩ C|, kept as columns leave
         pairs: list[tuple[int, int]] = []
         while open_.any():
-            gain = (adjacency & open_).sum(axis=1).astype(float)
-            blocked = ~(~adjacency & open_).any(axis=1)       # no non-neighbour left in C
+            blocked = inside == open_.sum()            # no non-neighbour of u left in C
             if blocked.all():
                 break
-            gain[blocked] = -1.0
+            gain = np.where(blocked, -1.0, inside)
             if attempt:
                 gain += 0.5 * gen.random(n)
             u = int(np.argmax(gain))
             w = u if open_[u] else int(np.flatnonzero(open_ & ~adjacency[u])[0])
             pairs.append((u, w))
+            removed = open_ & ~adjacency[u]
             open_ &= adjacency[u]
+            inside -= adjacency[:, removed].sum(axis=1)  # each column leaves once: O(N²)
         if len(pairs) > len(best):
             best = pairs
     return best
