@@ -155,8 +155,8 @@ def is_skew_sequence(digraph: AttentionDigraph, pairs) -> bool:
     Parameters
     ----------
     digraph : AttentionDigraph
-    pairs : array_like of shape ``(m, 2)``
-        The pairs ``(u_i, w_i)``, in order.
+    pairs : iterable of (int, int)
+        The pairs ``(u_i, w_i)``, in order (a list, an array of shape ``(m, 2)``, …).
 
     Returns
     -------
@@ -165,8 +165,8 @@ def is_skew_sequence(digraph: AttentionDigraph, pairs) -> bool:
     Raises
     ------
     TypeError
-        ``digraph`` is not an :class:`AttentionDigraph`, or ``pairs`` does not hold pairs of
-        integers.
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``pairs`` is not an iterable of
+        pairs of integers.
 
     Examples
     --------
@@ -180,11 +180,18 @@ def is_skew_sequence(digraph: AttentionDigraph, pairs) -> bool:
     False
     """
     check_digraph(digraph)
-    arr = np.asarray(pairs, dtype=object).reshape(-1, 2) if len(pairs) else np.zeros((0, 2))
-    for v in arr.ravel():
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-            raise TypeError(f"pairs must hold integer vertices, got {v!r}")
-    arr = arr.astype(np.int64)
+    try:
+        rows = [tuple(pair) for pair in pairs]
+    except TypeError:
+        raise TypeError(f"pairs must be an iterable of (u, w) pairs, not "
+                        f"{type(pairs).__name__}") from None
+    for pair in rows:
+        if len(pair) != 2:
+            raise TypeError(f"pairs must be (u, w) pairs of vertices, got {pair!r}")
+        for v in pair:
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                raise TypeError(f"pairs must hold integer vertices, got {v!r}")
+    arr = np.asarray(rows, dtype=np.int64).reshape(-1, 2)
     n = digraph.n
     if ((arr < 0) | (arr >= n)).any():
         return False

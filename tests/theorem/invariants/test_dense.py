@@ -63,8 +63,13 @@ def test_is_skew_sequence_rejects_each_broken_condition():
     assert not is_skew_sequence(g, [(2, 1), (0, 0)])      # (2, 0) is no edge: not a one
     assert not is_skew_sequence(g, [(0, 4)])              # no vertex 4
     assert is_skew_sequence(g, [])
+    assert is_skew_sequence(g, iter([(0, 0), (2, 1)]))           # any iterable of pairs
     with pytest.raises(TypeError, match="integer vertices"):
         is_skew_sequence(g, [("a", 0)])
+    with pytest.raises(TypeError, match=r"\(u, w\) pairs of vertices, got \(0, 1, 2\)"):
+        is_skew_sequence(g, [(0, 1, 2)])
+    with pytest.raises(TypeError, match="iterable of \\(u, w\\) pairs, not int"):
+        is_skew_sequence(g, 5)
 
 
 @settings(max_examples=40, deadline=None)
