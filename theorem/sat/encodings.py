@@ -8,6 +8,7 @@ model into the witness (bicliques, or a colored :class:`~theorem.digraphs.HubExt
 from __future__ import annotations
 
 import numpy as np
+from scipy import sparse
 
 from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.hubs import HubExtension
@@ -126,22 +127,27 @@ def _lex_descending(vectors: list[list[int]], top: int) -> list[list[int]]:
     return clauses
 
 
-def _row_pairs(digraph: AttentionDigraph) -> np.ndarray:
-    """The source pairs ``a < a'`` with a common out-neighbour, shape ``(P, 2)``: the pairs
-    whose rows a difunctional relation may force equal."""
-    m = digraph.adjacency.astype(np.int64)
-    shared = np.triu(m @ m.T, 1) > 0
-    return np.argwhere(shared)
+def _row_pairs(digraph: AttentionDigraph) -> tuple[np.ndarray, np.ndarray]:
+    """The source pairs ``a < a'`` with a common out-neighbour, shape ``(P, 2)`` in
+    lexicographic order, and their numbers of common out-neighbours: the pairs whose rows a
+    difunctional relation may force equal. A sparse product ``M Mᵀ`` (float64, exact for
+    counts ``≤ N``): its cost is ``Σ_b indeg(b)²``, never ``N³``."""
+    e, n = digraph.edges, digraph.n
+    m = sparse.csr_matrix((np.ones(digraph.n_edges), (e[:, 0], e[:, 1])), shape=(n, n))
+    shared = sparse.triu(m @ m.T, k=1).tocoo()
+    order = np.lexsort((shared.col, shared.row))
+    pairs = np.column_stack([shared.row[order], shared.col[order]]).astype(np.int64)
+    return pairs.reshape(-1, 2), shared.data[order].astype(np.int64)
 
 
 def difunctional_cover_size(digraph: AttentionDigraph, h: int) -> int:
-    """The number of clauses of :func:`difunctional_cover_cnf` for ``h`` relations, from
-    the degrees alone: a size check before building it.
+    """The number of clauses of :func:`difunctional_cover_cnf` for ``h`` relations, without
+    building it: a size check.
 
     Per relation: one clause per source pair ``a < a'`` and common out-neighbour, and one
     per pair and out-edge of either source; plus one covering clause per edge and one
     symmetry-breaking clause. It grows like ``h · N² · Δ⁺``, not like the paths of three
-    edges (``E · Δ²``).
+    edges (``E · Δ²``). Its cost is that of the source pairs, ``Σ_b indeg(b)²``.
 
     Parameters
     ----------
@@ -160,12 +166,30 @@ def difunctional_cover_size(digraph: AttentionDigraph, h: int) -> int:
     >>> difunctional_cover_size(g, 2) == len(difunctional_cover_cnf(g, 2)[0])
     True
     """
-    pairs = _row_pairs(digraph)
-    m = digraph.adjacency.astype(np.int64)
-    out = m.sum(axis=1)
-    common = (m[pairs[:, 0]] & m[pairs[:, 1]]).sum() if len(pairs) else 0
-    per_class = int(common + out[pairs].sum())
+    pairs, common = _row_pairs(digraph)
+    per_class = int(common.sum() + digraph.out_degrees[pairs].sum())
     return h * per_class + digraph.n_edges + int(bool(digraph.n_edges and h))
+
+
+def _pair_entries(digraph: AttentionDigraph, pairs: np.ndarray):
+    """For each source pair ``k = (a, a')`` and side ``x ∈ (a, a')`` (in that order), the
+    out-edges ``(x, b)`` by increasing ``b``: arrays ``k``, side (0 for ``a``), the index of
+    ``(x, b)`` in ``digraph.edges`` and that of ``(y, b)`` for the other source ``y``, or
+    ``-1`` when it is no edge. Edges are sorted, so ``(x, b)`` is at ``indptr[x] + j``."""
+    e, n = digraph.edges, digraph.n
+    out = digraph.out_degrees
+    indptr = np.concatenate([[0], np.cumsum(out)])
+    x = pairs.reshape(-1)                                         # (a_0, a'_0, a_1, …)
+    y = pairs[:, ::-1].reshape(-1)
+    lengths = out[x]
+    segment = np.repeat(np.arange(len(x)), lengths)
+    position = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    ex = np.repeat(indptr[x], lengths) + position
+    codes = e[:, 0] * n + e[:, 1]
+    wanted = y[segment] * n + e[ex, 1]
+    at = np.minimum(np.searchsorted(codes, wanted), max(len(codes) - 1, 0))
+    ey = np.where(codes[at] == wanted, at, -1)
+    return segment // 2, segment % 2, ex, ey
 
 
 def difunctional_cover_cnf(digraph: AttentionDigraph, h: int):
@@ -181,7 +205,9 @@ def difunctional_cover_cnf(digraph: AttentionDigraph, h: int):
     (symmetry breaking). So it is satisfiable iff ``χ_hub ≤ h``, with
     :func:`difunctional_cover_size` clauses: at most ``3/2 · h · N² · Δ⁺`` (``N²/2`` pairs,
     ``3Δ⁺`` clauses each), where listing the paths ``(a, b), (a', b), (a', b')`` a relation
-    must close takes up to ``E · Δ²``.
+    must close takes up to ``E · Δ²``. Built by numpy, without ``N × N`` arrays: the
+    covering clauses, then per pair the clauses of its sources' edges to targets the other
+    lacks, then per pair the three groups over common targets.
 
     Parameters
     ----------
@@ -209,29 +235,26 @@ def difunctional_cover_cnf(digraph: AttentionDigraph, h: int):
     >>> ext.validate(g); ext.n_colors
     2
     """
-    n, e, ne = digraph.n, digraph.edges, digraph.n_edges
-    m = digraph.adjacency.astype(bool)
-    index = -np.ones((n, n), dtype=np.int64)
-    index[e[:, 0], e[:, 1]] = np.arange(ne)
-    colors = np.arange(h)
-    clauses = (1 + np.arange(ne)[:, None] * h + colors).tolist()
-    pairs = _row_pairs(digraph)
-    blocks = []
-    for k, (a, a2) in enumerate(pairs.tolist()):
-        q = 1 + ne * h + k * h + colors                              # q(a, a', c)
-        both = np.flatnonzero(m[a] & m[a2])
-        za, za2 = 1 + index[a, both][:, None] * h + colors, 1 + index[a2, both][:, None] * h + colors
-        blocks.append(np.stack([-za, -za2, np.broadcast_to(q, za.shape)], -1).reshape(-1, 3))
-        for x, y in ((a, a2), (a2, a)):
-            shared = np.flatnonzero(m[x] & m[y])
-            zx = 1 + index[x, shared][:, None] * h + colors
-            zy = 1 + index[y, shared][:, None] * h + colors
-            blocks.append(np.stack([np.broadcast_to(-q, zx.shape), -zx, zy], -1).reshape(-1, 3))
-            alone = np.flatnonzero(m[x] & ~m[y])
-            zx = 1 + index[x, alone][:, None] * h + colors
-            clauses.extend(np.stack([np.broadcast_to(-q, zx.shape), -zx], -1).reshape(-1, 2).tolist())
-    for block in blocks:
-        clauses.extend(block.tolist())
+    e, ne = digraph.edges, digraph.n_edges
+    relations = np.arange(h)
+
+    def z(i):                      # the edge variables of edge indices i, a column a relation
+        return 1 + i[:, None] * h + relations
+
+    def q(k):                      # the equal-rows variables of pairs k
+        return 1 + ne * h + k[:, None] * h + relations
+
+    pairs, _ = _row_pairs(digraph)
+    k, side, ex, ey = _pair_entries(digraph, pairs)
+    alone, inside = ey < 0, ey >= 0
+    clauses = z(np.arange(ne)).tolist()
+    clauses += np.stack([-q(k[alone]), -z(ex[alone])], -1).reshape(-1, 2).tolist()
+    first = inside & (side == 0)                                  # (a, b), (a', b) both edges
+    both = np.stack([-z(ex[first]), -z(ey[first]), q(k[first])], -1)
+    equal = np.stack([-q(k[inside]), -z(ex[inside]), z(ey[inside])], -1)
+    group = np.concatenate([np.zeros(first.sum(), int), 1 + side[inside]])
+    order = np.argsort(np.concatenate([k[first], k[inside]]) * 3 + group, kind="stable")
+    clauses += np.concatenate([both, equal])[order].reshape(-1, 3).tolist()
     if ne and h:
         clauses.append([1])
 
