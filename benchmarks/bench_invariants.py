@@ -168,12 +168,11 @@ def top_mass_digraph(weights, mass=0.9):
     t = len(weights)
     order = np.argsort(-weights, axis=1, kind="stable")
     cumulative = np.cumsum(np.take_along_axis(weights, order, axis=1), axis=1)
-    kept = np.array([np.searchsorted(row, mass) + 1 for row in cumulative])
-    mask = np.arange(t) < kept[:, None]
-    queries, ranks = np.nonzero(mask)
+    kept = (cumulative < mass).sum(axis=1) + 1          # searchsorted(row, mass) + 1, per row
+    queries, ranks = np.nonzero(np.arange(t) < kept[:, None])
     keys = order[queries, ranks]
-    edges = [(int(a), int(b)) for a, b in zip(keys, queries) if a != b]
-    return AttentionDigraph(t, edges)
+    loop = keys == queries
+    return AttentionDigraph(t, np.column_stack([keys[~loop], queries[~loop]]))
 
 
 def synthetic_attention(n_tokens, rng, dim=16):

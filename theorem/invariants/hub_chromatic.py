@@ -11,10 +11,10 @@ from ..sat.budget import deadline_after, past, share
 from ..sat.encodings import MAX_CLAUSES, difunctional_cover_cnf, difunctional_cover_size
 from ..sat.search import ascend, descend
 from ..sat.solver import SOLVER
+from .biclique_cover import QUICK_SAT
 from .edge_coloring import chromatic_index
 from .greedy import greedy_cover, star_cover
 from .results import Certificate, InvariantResult, check_result, solved, unsat_certificate
-from .biclique_cover import QUICK_SAT
 from .transitive import binary_cover, log2_ceil, skew_sequence
 
 __all__ = ["hub_chromatic_index", "dsatur_colored"]
