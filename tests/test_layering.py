@@ -4,7 +4,9 @@ import statement, relative ones resolved) and, for the top-level packages, at ru
 * manifolds imports neither laws nor theorem; laws does not import theorem;
 * theorem.digraphs, theorem.invariants and theorem.sat import no geometry (neither laws nor
   manifolds, except its argument checks, manifolds.validation) and neither covers nor cli;
-* theorem.covers imports no cli;
+* theorem.covers imports no cli; theorem.models (the models extra) imports no geometry, no
+  covers and no cli, and nothing imports torch or transformers at import time (only
+  theorem.models, lazily, when a model is loaded);
 * nothing outside manifolds calls a private method of a space.
 """
 
@@ -27,8 +29,13 @@ RULES = {
                             "theorem.drawing"}, {"manifolds.validation"}),
     "theorem.sat": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
                      "theorem.invariants"}, {"manifolds.validation"}),
-    "theorem.covers": ({"theorem.cli"}, set()),
+    "theorem.covers": ({"theorem.cli", "theorem.models", "torch", "transformers"}, set()),
+    # the attention of pretrained models (models extra): torch only through its lazy import
+    "theorem.models": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
+                        "torch", "transformers"}, {"manifolds.validation"}),
 }
+for _combinatorics in ("theorem.digraphs", "theorem.invariants", "theorem.sat"):
+    RULES[_combinatorics][0].update({"theorem.models", "torch", "transformers"})
 
 
 def _modules(package: str):
@@ -71,6 +78,13 @@ def test_no_forbidden_imports(package):
 @pytest.mark.parametrize("package,forbidden", [("manifolds", ["laws", "theorem"]), ("laws", ["theorem"])])
 def test_no_upward_imports_at_run_time(package, forbidden):
     code = f"import sys, {package}; print(sorted(m for m in {forbidden!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_importing_the_library_and_its_cli_does_not_import_torch():
+    code = ("import sys, theorem, theorem.cli, theorem.models; "
+            "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
 

@@ -1,17 +1,22 @@
 """Drawings (needs the ``plot`` extra): an attention digraph beside a colored hub extension,
-and the weights of a density cover over ``S^2``."""
+the weights of a density cover over ``S^2``, one attention head of a model with its digraph
+and hub extension, and a number per head of a model (layer × head)."""
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterable
+
 import numpy as np
 
-from laws.drawing import require_pyplot
+from laws.drawing import finish_figure, require_pyplot
 
 from .digraphs.digraph import AttentionDigraph
 from .digraphs.hubs import HubExtension
-from .errors import TheoremError
+from .errors import AttentionMatrixError, TheoremError
 
-__all__ = ["draw_hub_extension", "draw_density_cover"]
+__all__ = ["draw_hub_extension", "draw_density_cover", "draw_head_grid",
+           "draw_attention_head"]
 
 
 def _count(number: int, noun: str, plural: str | None = None) -> str:
@@ -94,6 +99,50 @@ def _hub_layout(extension: HubExtension, pos: np.ndarray, two_columns: bool) -> 
     return _separate(start, 0.25, pos, vertical=two_columns)
 
 
+def _draw_digraph_and_hubs(left, right, digraph: AttentionDigraph,
+                           extension: HubExtension) -> None:
+    """Draw ``digraph`` on the axes ``left`` and its (validated) hub extension on ``right``,
+    as :func:`draw_hub_extension` describes: vertices at the same places in both, titled
+    with their counts, axes off."""
+    from matplotlib import colormaps
+    from matplotlib.patches import FancyArrowPatch
+
+    n = digraph.n
+    pos, two_columns = _vertex_layout(digraph)
+    hubs = _hub_layout(extension, pos, two_columns)
+    palette = colormaps["tab10"]
+
+    def arrow(ax, start, end, color):
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12,
+                                     shrinkA=10, shrinkB=10, lw=1.2, color=color, zorder=2))
+
+    for a, b in digraph.edges.tolist():
+        arrow(left, pos[a], pos[b], "0.3")
+    colors = extension.colors or [0] * extension.n_hubs
+    for p, ((sources, targets), c, hub) in enumerate(zip(extension.hubs, colors, hubs)):
+        color = palette(c % 10)
+        for a in sources:
+            arrow(right, pos[a], hub, color)
+        for b in targets:
+            arrow(right, hub, pos[b], color)
+        right.scatter(*hub, s=200, marker="s", color=color, zorder=3)
+        right.text(*hub, f"h{p}", ha="center", va="center", fontsize=8, color="white",
+                   zorder=4)
+    colored = (_count(extension.n_colors, "color") if extension.colors is not None
+               else "uncolored")
+    everything = np.concatenate([pos, hubs])
+    low, high = everything.min(axis=0) - 0.2, everything.max(axis=0) + 0.2
+    for ax, title in ((left, f"digraph: {_count(n, 'vertex', 'vertices')}, "
+                             f"{_count(digraph.n_edges, 'edge')}"),
+                      (right, f"hub extension: {_count(extension.n_hubs, 'hub')}, {colored}")):
+        ax.scatter(pos[:, 0], pos[:, 1], s=260, color="white", edgecolor="black", zorder=3)
+        for v, (x, y) in enumerate(pos):
+            ax.text(x, y, str(v), ha="center", va="center", fontsize=9, zorder=4)
+        ax.set_title(title)
+        ax.set(xlim=(low[0], high[0]), ylim=(low[1], high[1]), aspect="equal")
+        ax.axis("off")
+
+
 def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, path=None):
     """Draw ``digraph`` (left) beside its hub extension (right), hubs filled with their colors.
 
@@ -146,44 +195,9 @@ def draw_hub_extension(digraph: AttentionDigraph, extension: HubExtension, *, pa
     """
     extension.validate(digraph)
     plt = require_pyplot()
-    from matplotlib.patches import FancyArrowPatch
-
-    n = digraph.n
-    pos, two_columns = _vertex_layout(digraph)
-    hubs = _hub_layout(extension, pos, two_columns)
-    palette = plt.get_cmap("tab10")
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 5.5))
     fig.subplots_adjust(left=0.01, right=0.99, bottom=0.02, top=0.9, wspace=0.04)
-
-    def arrow(ax, start, end, color):
-        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12,
-                                     shrinkA=10, shrinkB=10, lw=1.2, color=color, zorder=2))
-
-    for a, b in digraph.edges.tolist():
-        arrow(left, pos[a], pos[b], "0.3")
-    colors = extension.colors or [0] * extension.n_hubs
-    for p, ((sources, targets), c, hub) in enumerate(zip(extension.hubs, colors, hubs)):
-        color = palette(c % 10)
-        for a in sources:
-            arrow(right, pos[a], hub, color)
-        for b in targets:
-            arrow(right, hub, pos[b], color)
-        right.scatter(*hub, s=200, marker="s", color=color, zorder=3)
-        right.text(*hub, f"h{p}", ha="center", va="center", fontsize=8, color="white",
-                   zorder=4)
-    colored = (_count(extension.n_colors, "color") if extension.colors is not None
-               else "uncolored")
-    everything = np.concatenate([pos, hubs])
-    low, high = everything.min(axis=0) - 0.2, everything.max(axis=0) + 0.2
-    for ax, title in ((left, f"digraph: {_count(n, 'vertex', 'vertices')}, "
-                             f"{_count(digraph.n_edges, 'edge')}"),
-                      (right, f"hub extension: {_count(extension.n_hubs, 'hub')}, {colored}")):
-        ax.scatter(pos[:, 0], pos[:, 1], s=260, color="white", edgecolor="black", zorder=3)
-        for v, (x, y) in enumerate(pos):
-            ax.text(x, y, str(v), ha="center", va="center", fontsize=9, zorder=4)
-        ax.set_title(title)
-        ax.set(xlim=(low[0], high[0]), ylim=(low[1], high[1]), aspect="equal")
-        ax.axis("off")
+    _draw_digraph_and_hubs(left, right, digraph, extension)
     if path is not None:
         fig.savefig(path, dpi=110)
     return fig
@@ -308,3 +322,209 @@ def draw_density_cover(cover, targets=None, *, path=None):
     if path is not None:
         fig.savefig(path, dpi=110)
     return fig
+
+
+def _real_array(values, name: str) -> np.ndarray:
+    """``values`` as a float64 array, or a ``TypeError`` naming ``name`` when it does not
+    hold real numbers (booleans, integers and floats pass)."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be an array of real numbers, not of dtype {array.dtype}")
+    return array.astype(np.float64)
+
+
+def draw_head_grid(values, *, label, reference=None, path=None):
+    """Heat map of one number per attention head: layers as rows (``layer 0`` on top), heads
+    as columns, each cell annotated with its value.
+
+    Each cell shows ``values[layer, head]`` formatted ``:.2g``; a NaN cell (no value: a head
+    that was skipped or timed out) is grey and annotated ``–``. A colorbar labelled ``label``
+    gives the scale. With a ``reference`` (for the biclique cover number ``b``, the head
+    dimension), each cell with a value above it is outlined in red, the reference is drawn as
+    a red line on the colorbar, and the title counts those cells:
+    ``"{label}: k of L·H heads above {reference:g}"``.
+
+    Parameters
+    ----------
+    values : array_like, shape ``(L, H)``
+        Real numbers, one per layer and head; NaN where a head has no value.
+    label : str
+        What the values are (the colorbar's label and the start of the title).
+    reference : float, optional
+        A level to compare with; cells strictly above it are outlined. Default: none.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The heat map (``fig.axes[0]``: its texts are the cell annotations, row by row) and
+        its colorbar (``fig.axes[1]``).
+
+    Raises
+    ------
+    TheoremError
+        ``values`` is not 2-D, or has no cell.
+    TypeError
+        ``values`` does not hold real numbers, or ``reference`` is not a real number.
+    ImportError
+        matplotlib is not installed (the ``plot`` extra).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig = draw_head_grid([[3, 40], [np.nan, 33.5]], label="b", reference=32)
+    >>> fig.axes[0].get_title(), [t.get_text() for t in fig.axes[0].texts]
+    ('b: 2 of 4 heads above 32', ['3', '40', '–', '34'])
+    >>> plt.close(fig)
+    """
+    grid = _real_array(values, "values")
+    if grid.ndim != 2 or grid.size == 0:
+        raise TheoremError(
+            f"values must be a non-empty 2-D array (layer × head), got shape {grid.shape}; "
+            "give one row per layer and one column per head")
+    if reference is not None and (isinstance(reference, bool)
+                                  or not isinstance(reference, numbers.Real)):
+        raise TypeError(f"reference must be a real number, not {type(reference).__name__}")
+    plt = require_pyplot()
+    from matplotlib import colormaps
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
+    layers, heads = grid.shape
+    finite = np.isfinite(grid)
+    cmap = colormaps["viridis"].with_extremes(bad="0.8")
+    low, high = (grid[finite].min(), grid[finite].max()) if finite.any() else (0.0, 1.0)
+    norm = Normalize(vmin=low, vmax=high if high > low else low + 1)
+    fig, ax = plt.subplots(figsize=(min(max(0.6 * heads + 2.6, 4.5), 16),
+                                    min(max(0.45 * layers + 1.4, 2.6), 14)))
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="auto")
+    size = 8 if heads <= 16 else 6
+    for i in range(layers):
+        for j in range(heads):
+            value = grid[i, j]
+            if np.isfinite(value):
+                dark = norm(value) < 0.55
+                ax.text(j, i, f"{value:.2g}", ha="center", va="center", fontsize=size,
+                        color="white" if dark else "black")
+            else:
+                ax.text(j, i, "–", ha="center", va="center", fontsize=size, color="black")
+    ax.set_xticks(np.arange(heads), [str(j) for j in range(heads)], fontsize=size)
+    ax.set_yticks(np.arange(layers), [f"layer {i}" for i in range(layers)], fontsize=size)
+    ax.set_xlabel("head")
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(label)
+    title = f"{label} per head: {_count(layers, 'layer')} × {_count(heads, 'head')}"
+    if reference is not None:
+        above = finite & (grid > reference)
+        for i, j in np.argwhere(above):
+            ax.add_patch(Rectangle((j - 0.44, i - 0.44), 0.88, 0.88, fill=False,
+                                   edgecolor="red", linewidth=1.8, zorder=3))
+        if low <= reference <= norm.vmax:
+            bar.ax.axhline(reference, color="red", linewidth=1.5)
+        title = f"{label}: {int(above.sum())} of {grid.size} heads above {reference:g}"
+    ax.set_title(title)
+    return finish_figure(fig, path)
+
+
+def draw_attention_head(weights, digraph: AttentionDigraph, extension: HubExtension, *,
+                        tokens=None, path=None):
+    """Draw one attention head: its attention matrix with the kept cells marked (left), its
+    attention digraph (middle) and a hub extension of it (right).
+
+    Left: ``weights`` as an image, rows = queries ``b``, columns = keys ``a``, with a
+    colorbar; a red dot marks each cell ``[b, a]`` of an edge ``(a, b)`` of ``digraph``
+    (query ``b`` kept key ``a``: docs/conventions.md#edge-direction), so the dots are the
+    digraph's adjacency matrix transposed; kept self-attention (the diagonal) is not an edge
+    and is not marked. Middle and right: ``digraph`` and ``extension`` as
+    :func:`draw_hub_extension` draws them, vertex ``i`` being token ``i``.
+
+    Parameters
+    ----------
+    weights : array_like, shape ``(N, N)``
+        The head's attention matrix over the digraph's ``N`` tokens (the kept ones, when
+        tokens were dropped), ``weights[b, a]`` the weight of key ``a`` for query ``b``.
+    digraph : AttentionDigraph
+        Its attention digraph (:func:`~theorem.digraphs.attention_digraph`).
+    extension : HubExtension
+        A hub extension of ``digraph``, colored or not.
+    tokens : sequence of str, optional
+        One label per token, the matrix's tick labels; default: the digraph's vertex labels
+        when it has them, else the token positions.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Three panels (``fig.axes[:3]``: matrix, digraph, hub extension) and the matrix's
+        colorbar (``fig.axes[3]``).
+
+    Raises
+    ------
+    AttentionMatrixError
+        ``weights`` is not ``N × N`` for the digraph's ``N`` vertices, or ``tokens`` does not
+        hold one label per vertex (both are :class:`TheoremError`).
+    InvalidHubExtensionError
+        ``extension`` is not a hub extension of ``digraph``.
+    InvalidColoringError
+        Its colors give two hubs that share a source or a target the same color.
+    TypeError
+        ``weights`` does not hold real numbers, or ``tokens`` is not a sequence.
+    ImportError
+        matplotlib is not installed (the ``plot`` extra).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from theorem.digraphs import attention_digraph
+    >>> w = np.array([[0.9, 0.1, 0.0], [0.6, 0.4, 0.0], [0.5, 0.1, 0.4]])
+    >>> g = attention_digraph(w, rule="top-mass:0.8")
+    >>> g.edges.tolist()
+    [[0, 1], [0, 2]]
+    >>> fig = draw_attention_head(w, g, HubExtension([([0], [1, 2])]), tokens=["a", "b", "c"])
+    >>> [ax.get_title() for ax in fig.axes[1:3]]
+    ['digraph: 3 vertices, 2 edges', 'hub extension: 1 hub, uncolored']
+    >>> plt.close(fig)
+    """
+    matrix = _real_array(weights, "weights")
+    n = digraph.n
+    if matrix.shape != (n, n):
+        raise AttentionMatrixError(
+            f"weights has shape {matrix.shape}, but the digraph has {n} vertices; give the "
+            f"{n} × {n} attention matrix (rows = queries, columns = keys) of the tokens the "
+            "digraph was made from, dropped tokens removed")
+    if tokens is None:
+        tokens = digraph.labels
+    elif isinstance(tokens, str) or not isinstance(tokens, Iterable):
+        raise TypeError(f"tokens must be a sequence of str, one per token, not "
+                        f"{type(tokens).__name__}")
+    else:
+        tokens = [str(t) for t in tokens]
+        if len(tokens) != n:
+            raise AttentionMatrixError(
+                f"{len(tokens)} tokens for a {n} × {n} attention matrix; give one label per "
+                "vertex of the digraph (dropped tokens left out)")
+    extension.validate(digraph)
+    plt = require_pyplot()
+
+    fig, (matrix_ax, left, right) = plt.subplots(
+        1, 3, figsize=(16, 5.6), gridspec_kw={"width_ratios": [1.15, 1, 1]})
+    top = np.nanmax(matrix, initial=0.0)
+    image = matrix_ax.imshow(matrix, cmap="Blues", vmin=0, vmax=top if top > 0 else 1)
+    bar = fig.colorbar(image, ax=matrix_ax, fraction=0.046, pad=0.03)
+    bar.set_label("attention weight")
+    edges = digraph.edges
+    matrix_ax.scatter(edges[:, 0], edges[:, 1], s=max(12, 900 / max(n, 1) ** 1.3),
+                      color="red", edgecolor="white", linewidth=0.5, zorder=3)
+    ticks = np.arange(n)
+    labels = list(tokens) if tokens is not None else [str(i) for i in ticks]
+    small = 8 if n <= 16 else 6
+    matrix_ax.set_xticks(ticks, labels, rotation=90, fontsize=small)
+    matrix_ax.set_yticks(ticks, labels, fontsize=small)
+    matrix_ax.set(xlabel="key a", ylabel="query b",
+                  title=f"attention: red dots = the {_count(digraph.n_edges, 'edge')} (a, b)")
+    _draw_digraph_and_hubs(left, right, digraph, extension)
+    return finish_figure(fig, path)

@@ -14,6 +14,8 @@ __all__ = [
     "InvalidHubExtensionError",
     "InvalidColoringError",
     "TooManyBicliquesError",
+    "AttentionMatrixError",
+    "ModelError",
 ]
 
 
@@ -44,3 +46,13 @@ class InvalidColoringError(TheoremError):
 class TooManyBicliquesError(TheoremError):
     """A digraph has more maximal bicliques than an enumeration was allowed (or time ran
     out enumerating them)."""
+
+
+class AttentionMatrixError(TheoremError):
+    """An attention matrix is not row-stochastic and square (or holds NaN), or a rule that
+    turns it into a digraph is malformed."""
+
+
+class ModelError(TheoremError):
+    """A pretrained model cannot be loaded (no such folder, not in Hugging Face format), or a
+    text does not fit it."""

@@ -1,5 +1,5 @@
 """The ``transformer-dynamics`` command line: one module per command (``spaces``,
-``invariants``, ``verify``, ``figures``, ``simulate``), shared options and output.
+``invariants``, ``verify``, ``figures``, ``simulate``, ``attention``), shared options and output.
 
 Subcommands:
 
@@ -17,6 +17,10 @@ Subcommands:
 ``figures``
     PNGs of the paper's two examples beside their colored hub extensions, and of the weights
     of a verified density cover over S^2 (plot extra).
+``attention``
+    The attention digraphs of a pretrained transformer (``--model minilm`` or a folder in
+    Hugging Face format) on ``--text`` or a ``--corpus``: ``b``, ``χ_hub``, ``χ'`` and the real
+    rank of every layer, head and sentence, per head medians, and null models (models extra).
 ``simulate``
     Self-attention dynamics (SA or USA) of ``--tokens`` tokens on ``sphere:D`` for
     ``--systems`` random starts: clusters over time, the energy, checks, a figure.

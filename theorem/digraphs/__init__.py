@@ -1,7 +1,9 @@
 """Attention digraphs: the digraph type, named families and their registry, hub extensions
-(Lemma 2.1), the random hub model, and trimming. No geometry (imports neither
+(Lemma 2.1), the random hub model, trimming, digraphs from attention matrices
+(:func:`attention_digraph`) and their null models. No geometry (imports neither
 :mod:`manifolds`' spaces nor :mod:`laws`)."""
 
+from .attention import AttentionRule, attention_digraph, drop_tokens, kept_keys
 from .digraph import (
     MAX_DENSE_VERTICES,
     MAX_VERTICES,
@@ -21,6 +23,7 @@ from .families import (
     transitive_tournament,
 )
 from .hubs import HubExtension
+from .null_models import hub_probability, matched_random_hub, random_in_degree_digraph
 from .random_hub import random_hub_extension
 from .trim import Trimmed
 
@@ -42,4 +45,11 @@ __all__ = [
     "HubExtension",
     "random_hub_extension",
     "Trimmed",
+    "AttentionRule",
+    "attention_digraph",
+    "kept_keys",
+    "drop_tokens",
+    "random_in_degree_digraph",
+    "matched_random_hub",
+    "hub_probability",
 ]

@@ -166,6 +166,9 @@ class AttentionDigraph:
         How many rows of ``edges`` repeated an earlier one and were dropped (loops dropped
         by ``drop_loops`` not counted). Read-only; a record of the input, not part of the
         digraph: equality and hashing ignore it, and digraphs derived from this one have 0.
+    n_dropped_loops : int
+        How many loops ``drop_loops`` dropped (for an attention pattern: the queries that
+        kept their own key). Read-only, a record of the input like :attr:`n_duplicate_edges`.
 
     Raises
     ------
@@ -184,14 +187,16 @@ class AttentionDigraph:
     >>> g = AttentionDigraph(3, [(0, 1), (0, 2), (1, 2), (0, 1)])
     >>> g.n_edges, g.n_duplicate_edges, g.adjacency.tolist()
     (3, 1, [[0, 1, 1], [0, 0, 1], [0, 0, 0]])
-    >>> AttentionDigraph.from_attention_mask(np.tril(np.ones((3, 3))), drop_loops=True).n_edges
-    3
+    >>> g = AttentionDigraph.from_attention_mask(np.tril(np.ones((3, 3))), drop_loops=True)
+    >>> g.n_edges, g.n_dropped_loops
+    (3, 3)
     """
 
     n: int
     edges: np.ndarray
     labels: tuple[str, ...] | None = None
     n_duplicate_edges: int = 0
+    n_dropped_loops: int = 0
 
     def __init__(self, n: int, edges=(), *, labels=None, drop_loops: bool = False):
         n = check_vertex_count(n)           # before anything is allocated
@@ -204,6 +209,7 @@ class AttentionDigraph:
                     f"edge ({v}, {v}) is a loop; attention digraphs are loopless — pass "
                     "drop_loops=True to drop the diagonal of an attention mask")
             arr = arr[~loops]
+        n_loops = int(loops.sum())
         given = len(arr)
         if len(arr):  # sorted, without duplicates: one 1-D sort of the codes a·N + b
             codes = np.unique(arr[:, 0] * n + arr[:, 1])
@@ -219,6 +225,7 @@ class AttentionDigraph:
         object.__setattr__(self, "edges", arr)
         object.__setattr__(self, "labels", labels)
         object.__setattr__(self, "n_duplicate_edges", given - len(arr))
+        object.__setattr__(self, "n_dropped_loops", n_loops)
         arr.setflags(write=False)
 
     # -- constructors ------------------------------------------------------------------------

@@ -101,6 +101,26 @@ class InvariantResult:
     certificate: Certificate
     elapsed: float
 
+    def summary(self) -> dict:
+        """The result without its witness, JSON-ready: ``value``, ``lower_bound``,
+        ``upper_bound``, ``optimal``, ``certificate`` (its kind) and ``seconds``.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from theorem.digraphs import transitive_tournament
+        >>> from theorem.invariants import biclique_cover_number
+        >>> s = biclique_cover_number(transitive_tournament(3)).summary()
+        >>> s["value"], s["optimal"], s["certificate"]
+        (2, True, 'fooling-set')
+        """
+        return {"value": self.value, "lower_bound": self.lower_bound,
+                "upper_bound": self.upper_bound, "optimal": self.optimal,
+                "certificate": self.certificate.kind, "seconds": round(self.elapsed, 3)}
+
 
 #: How each invariant's value is read from its witness.
 _SIZES = {"biclique_cover_number": lambda w: w.n_hubs, "hub_chromatic_index": lambda w: w.n_colors}

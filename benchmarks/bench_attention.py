@@ -1,0 +1,78 @@
+"""Attention digraphs of a pretrained model: how fast the study runs and how much it proves.
+
+Run: ``python benchmarks/bench_attention.py [--every K] [--solve-limit S] [--null K]
+[--rule R] [--workers W] [--out FILE]`` (needs the ``models`` extra). Studies every K-th
+sentence of the project's corpus (``theorem/models/corpus.txt``) with all-MiniLM-L6-v2 and
+prints, in markdown, the heads × sentences analysed per second (the solves in ``--workers``
+processes, one by default), the share of the real digraphs and of each null model's proved
+within ``--solve-limit`` (the CLI's default, 0.5 s, unless given), by length of the sentence,
+and the model's own time (forward passes) beside it. ``--out`` keeps the study's JSON, from
+which docs/attention.md's tables are made. Recorded in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from theorem.models import (  # noqa: E402
+    attention_study,
+    load_model,
+    read_corpus,
+    sentence_attention,
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=1, help="every K-th sentence")
+    parser.add_argument("--solve-limit", type=float, default=0.5)
+    parser.add_argument("--null", type=int, default=1)
+    parser.add_argument("--rule", default="top-mass:0.9")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="write the study's JSON here")
+    args = parser.parse_args()
+    model = load_model("minilm")
+    sentences = read_corpus()[::args.every]
+    start = time.perf_counter()
+    for text in sentences:
+        sentence_attention(model, text)
+    forward = time.perf_counter() - start
+    study = attention_study(model, sentences, rule=args.rule, null=args.null,
+                            solve_limit=args.solve_limit, workers=args.workers)
+    report = study.to_json()
+    if args.out:
+        Path(args.out).write_text(json.dumps(report))
+    records = report["records"]
+    print(f"{len(sentences)} sentences × {len(study.layers) * len(study.heads)} heads, rule "
+          f"{study.rule}, solve limit {args.solve_limit:g} s, null {args.null}, workers "
+          f"{args.workers}: {study.seconds:.0f} s, {len(records) / study.seconds:.2f} digraphs/s "
+          f"({len(records) * (1 + 2 * args.null) / study.seconds:.2f} profiles/s with the null "
+          f"models); the model's forward passes alone: {forward:.1f} s\n")
+    print("| digraphs | tokens | b proved | χ_hub proved | all proved | median s |")
+    print("|---|---|---|---|---|---|")
+    bins = [(8, 20), (21, 35), (36, 50), (51, 64)]
+    for kind in ["real"] + (["in_degree", "random_hub"] if args.null else []):
+        profiles = [r for r in records] if kind == "real" else [
+            {**p, "tokens": p["tokens"]} for r in records for p in r["null"][kind]]
+        for lo, hi in bins + [(0, 10 ** 6)]:
+            chosen = [p for p in profiles if lo <= p["tokens"] <= hi]
+            if not chosen:
+                continue
+            share = lambda key: np.mean([p[key]["optimal"] for p in chosen])  # noqa: E731
+            seconds = np.median([p["b"]["seconds"] + p["chi_hub"]["seconds"] for p in chosen])
+            label = "all" if hi == 10 ** 6 else f"{lo}–{hi}"
+            print(f"| {kind} ({len(chosen)}) | {label} | {share('b'):.0%} | "
+                  f"{share('chi_hub'):.0%} | {np.mean([p['optimal'] for p in chosen]):.0%} | "
+                  f"{seconds:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

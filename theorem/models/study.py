@@ -1,0 +1,403 @@
+"""The paper's question asked of a pretrained model: ``b``, ``χ_hub`` and ``χ'`` of every
+head's attention digraph on a corpus, beside null models of the same shape."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..digraphs.attention import AttentionRule
+from ..digraphs.digraph import AttentionDigraph
+from ..digraphs.null_models import matched_random_hub, random_in_degree_digraph
+from ..errors import ModelError
+from ..invariants.profile import InvariantProfile, invariant_profile
+from .attention import sentence_attention
+from .loading import PretrainedModel
+
+__all__ = ["HeadRecord", "AttentionStudy", "attention_study", "ratio_bounds"]
+
+#: The null models, by the key they have in records and reports.
+NULL_MODELS = ("in_degree", "random_hub")
+
+
+def ratio_bounds(profile: InvariantProfile) -> tuple[float, float]:
+    """The interval ``χ'/χ_hub`` is proved to lie in: ``[χ'_lo / χ_hub_hi, χ'_hi / χ_hub_lo]``
+    (``nan`` for a digraph without edges, where both are 0).
+
+    Parameters
+    ----------
+    profile : InvariantProfile
+
+    Returns
+    -------
+    (float, float)
+        Equal when both invariants are proved.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_bipartite
+    >>> from theorem.invariants import invariant_profile
+    >>> ratio_bounds(invariant_profile(complete_bipartite(3, 4)))
+    (4.0, 4.0)
+    """
+    hub, chromatic = profile.hub_chromatic, profile.chromatic
+    if hub.upper_bound == 0:
+        return (np.nan, np.nan)
+    return (chromatic.lower_bound / hub.upper_bound, chromatic.upper_bound / hub.lower_bound)
+
+
+@dataclass(frozen=True)
+class HeadRecord:
+    """One head on one sentence: its digraph, its invariant profile and its null models'.
+
+    Parameters
+    ----------
+    sentence : int
+    layer : int
+    head : int
+    digraph : AttentionDigraph
+    profile : InvariantProfile
+    null : dict of str to tuple of InvariantProfile
+        ``"in_degree"``: random digraphs with the same in-degrees
+        (:func:`~theorem.digraphs.random_in_degree_digraph`); ``"random_hub"``: random hub
+        extensions with as many hubs as the head dimension and the same expected density
+        (:func:`~theorem.digraphs.matched_random_hub`).
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_bipartite
+    >>> from theorem.invariants import invariant_profile
+    >>> g = complete_bipartite(2, 3)
+    >>> r = HeadRecord(0, 1, 2, g, invariant_profile(g), {"in_degree": (), "random_hub": ()})
+    >>> r.to_json()["b"]["value"], r.to_json()["chi_prime"]["value"]
+    (1, 3)
+    """
+
+    sentence: int
+    layer: int
+    head: int
+    digraph: AttentionDigraph
+    profile: InvariantProfile
+    null: dict
+
+    def to_json(self) -> dict:
+        """The record as a JSON-ready dict (the digraph's edges are left out; its tokens and
+        edge count are in the profile).
+
+        Returns
+        -------
+        dict
+            ``sentence``, ``layer``, ``head``, ``dropped_self_attention``, the profile's keys
+            (:meth:`~theorem.invariants.InvariantProfile.to_json`) and ``null``.
+
+        Examples
+        --------
+        >>> from theorem.digraphs import AttentionDigraph
+        >>> from theorem.invariants import invariant_profile
+        >>> g = AttentionDigraph(2, [(0, 1)])
+        >>> HeadRecord(0, 0, 0, g, invariant_profile(g), {"in_degree": ()}).to_json()["tokens"]
+        2
+        """
+        return {"sentence": self.sentence, "layer": self.layer, "head": self.head,
+                "dropped_self_attention": self.digraph.n_dropped_loops,
+                **self.profile.to_json(),
+                "null": {k: [p.to_json() for p in v] for k, v in self.null.items()}}
+
+
+def _median(values) -> float:
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    return float(np.median(values)) if len(values) else float("nan")
+
+
+def _summary(profiles: list[InvariantProfile], head_dim: int) -> dict:
+    """Medians and shares over ``profiles`` (the same head on every sentence, or a null
+    model's): each invariant's median lower and upper bound, the median ratio's interval,
+    the share proved, and the shares of ``χ' ≥ 2χ_hub`` proved and refuted."""
+    out = {"digraphs": len(profiles),
+           "tokens": _median([p.tokens for p in profiles]),
+           "edges": _median([p.edges for p in profiles])}
+    for key, attribute in (("b", "biclique_cover"), ("chi_hub", "hub_chromatic"),
+                           ("chi_prime", "chromatic")):
+        results = [getattr(p, attribute) for p in profiles]
+        out[key] = {"median": [_median([r.lower_bound for r in results]),
+                               _median([r.upper_bound for r in results])],
+                    "proved": float(np.mean([r.optimal for r in results]))}
+    out["real_rank"] = _median([np.nan if p.real_rank is None else p.real_rank
+                                for p in profiles])
+    ratios = np.array([ratio_bounds(p) for p in profiles])
+    out["ratio"] = [_median(ratios[:, 0]), _median(ratios[:, 1])]
+    out["ratio_at_least_2"] = {
+        "proved": float(np.mean([p.chromatic.lower_bound >= 2 * p.hub_chromatic.upper_bound
+                                 for p in profiles])),
+        "refuted": float(np.mean([p.chromatic.upper_bound < 2 * p.hub_chromatic.lower_bound
+                                  for p in profiles]))}
+    out["one_hub"] = float(np.mean([p.biclique_cover.upper_bound == 1 for p in profiles]))
+    out["b_above_head_dim"] = {
+        "proved": int(sum(p.biclique_cover.lower_bound > head_dim for p in profiles)),
+        "possible": int(sum(p.biclique_cover.upper_bound > head_dim for p in profiles))}
+    out["all_proved"] = float(np.mean([p.optimal for p in profiles]))
+    return out
+
+
+@dataclass(frozen=True)
+class AttentionStudy:
+    """``b``, ``χ_hub``, ``χ'`` and ``rank_R(M)`` of every selected head of a model on every
+    sentence of a corpus, with null models (docs/attention.md).
+
+    Parameters
+    ----------
+    model : str
+    rule : AttentionRule
+    drop_special : bool
+    head_dim : int
+        The model's key/query dimension per head.
+    layers : tuple of int
+        The layers studied.
+    heads : tuple of int
+        The heads studied.
+    sentences : tuple of str
+    records : tuple of HeadRecord
+        One per sentence, layer and head, in that order; none is dropped when unproved.
+    seconds : float
+        Wall-clock time of the whole study.
+
+    Examples
+    --------
+    >>> import pytest; _ = pytest.importorskip("transformers")  # the models extra
+    >>> from theorem.models import load_model
+    >>> study = attention_study(load_model("minilm"), ["Tokens drift together."], layers=[0],
+    ...                         heads=[0], null=0)
+    >>> [(r.layer, r.head, r.profile.tokens) for r in study.records]
+    [(0, 0, 5)]
+    """
+
+    model: str
+    rule: AttentionRule
+    drop_special: bool
+    head_dim: int
+    layers: tuple[int, ...]
+    heads: tuple[int, ...]
+    sentences: tuple[str, ...]
+    records: tuple[HeadRecord, ...]
+    seconds: float
+
+    def per_head(self) -> dict:
+        """The summary of each head over the sentences, keyed ``(layer, head)``: the real
+        digraphs' and each null model's medians and shares (:func:`_summary`).
+
+        Returns
+        -------
+        dict of (int, int) to dict
+
+        Examples
+        --------
+        >>> import pytest; _ = pytest.importorskip("transformers")  # the models extra
+        >>> from theorem.models import load_model
+        >>> study = attention_study(load_model("minilm"), ["Tokens drift together."],
+        ...                         layers=[0], heads=[0], null=0)
+        >>> sorted(study.per_head())
+        [(0, 0)]
+        """
+        out = {}
+        for layer in self.layers:
+            for head in self.heads:
+                records = [r for r in self.records if (r.layer, r.head) == (layer, head)]
+                out[layer, head] = {
+                    "real": _summary([r.profile for r in records], self.head_dim),
+                    **{k: _summary([p for r in records for p in r.null[k]], self.head_dim)
+                       for k in NULL_MODELS if any(r.null[k] for r in records)}}
+        return out
+
+    def overall(self) -> dict:
+        """The summary over every record (real digraphs, then each null model).
+
+        Returns
+        -------
+        dict of str to dict
+
+        Examples
+        --------
+        >>> import pytest; _ = pytest.importorskip("transformers")  # the models extra
+        >>> from theorem.models import load_model
+        >>> study = attention_study(load_model("minilm"), ["Tokens drift together."],
+        ...                         layers=[0], heads=[0], null=0)
+        >>> sorted(study.overall())
+        ['real']
+        """
+        return {"real": _summary([r.profile for r in self.records], self.head_dim),
+                **{k: _summary([p for r in self.records for p in r.null[k]], self.head_dim)
+                   for k in NULL_MODELS if any(r.null[k] for r in self.records)}}
+
+    @property
+    def optimal(self) -> bool:
+        """Whether every real digraph's ``b``, ``χ_hub`` and ``χ'`` are proved."""
+        return all(r.profile.optimal for r in self.records)
+
+    def to_json(self) -> dict:
+        """The study as a JSON-ready dict: settings, ``overall``, ``per_head`` (a list, each
+        with its ``layer`` and ``head``) and every record.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> import pytest; _ = pytest.importorskip("transformers")  # the models extra
+        >>> from theorem.models import load_model
+        >>> study = attention_study(load_model("minilm"), ["Tokens drift together."],
+        ...                         layers=[0], heads=[0], null=0)
+        >>> sorted(study.to_json())[:3]
+        ['drop_special', 'head_dim', 'heads']
+        """
+        return {"model": self.model, "rule": str(self.rule), "drop_special": self.drop_special,
+                "head_dim": self.head_dim, "layers": list(self.layers),
+                "heads": list(self.heads), "sentences": list(self.sentences),
+                "seconds": round(self.seconds, 3), "optimal": self.optimal,
+                "overall": self.overall(),
+                "per_head": [{"layer": layer, "head": head, **summary}
+                             for (layer, head), summary in self.per_head().items()],
+                "records": [r.to_json() for r in self.records]}
+
+
+def _selection(wanted, available: int, what: str) -> tuple[int, ...]:
+    if wanted is None:
+        return tuple(range(available))
+    chosen = tuple(int(i) for i in wanted)
+    bad = [i for i in chosen if not 0 <= i < available]
+    if bad or not chosen:
+        raise ModelError(f"{what} {bad or '(none)'} not in the model's 0..{available - 1}; "
+                         f"choose {what} among them")
+    return tuple(sorted(set(chosen)))
+
+
+def _profiles(digraphs, solve_limit: float, deadline: float | None,
+              left: float) -> list[InvariantProfile]:
+    """The profiles of one record's digraphs (the real one, then its null models), in a
+    worker: each within ``solve_limit``, or its share of what is left before ``deadline``
+    when ``left`` records (per worker) still wait."""
+    out = []
+    for digraph in digraphs:
+        limit = solve_limit
+        if deadline is not None:
+            share = (deadline - time.monotonic()) / (left * len(digraphs))
+            limit = max(min(solve_limit, share), 1e-3)
+        out.append(invariant_profile(digraph, time_limit=limit))
+    return out
+
+
+def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
+                    layers=None, heads=None, drop_special: bool = True, null: int = 1,
+                    time_limit: float | None = None, solve_limit: float = 0.5, seed: int = 0,
+                    workers: int = 1, progress=None) -> AttentionStudy:
+    """``b``, ``χ_hub``, ``χ'`` and ``rank_R(M)`` of every head's attention digraph on every
+    sentence, and of ``null`` samples of each null model per digraph.
+
+    Each digraph (:meth:`SentenceAttention.digraphs`) gets an
+    :func:`~theorem.invariants.invariant_profile` within ``min(solve_limit, left / profiles
+    left)`` seconds, where ``left`` is what remains of ``time_limit``: the whole study keeps
+    to ``time_limit`` (plus the model's forward passes and the workers' start, a few
+    seconds), and a digraph left unproved is kept with its bounds. Null models: for each digraph, ``null`` random
+    digraphs with its in-degree sequence — each query keeps as many keys, chosen at random
+    (:func:`~theorem.digraphs.random_in_degree_digraph`) — and ``null`` random hub extensions
+    with as many hubs as the head dimension and the digraph's density
+    (:func:`~theorem.digraphs.matched_random_hub`).
+
+    Parameters
+    ----------
+    model : PretrainedModel
+    sentences : sequence of str
+    rule : AttentionRule or str
+        ``"top-mass:0.9"`` by default (the shared set's rule).
+    layers, heads : sequence of int, optional
+        Which to study; all by default.
+    drop_special : bool
+        Leave ``[CLS]``/``[SEP]`` out and renormalize (default).
+    null : int
+        Samples of each null model per digraph (0 for none).
+    time_limit : float, optional
+        Seconds for the whole study; ``None`` for no limit (each profile still gets at most
+        ``solve_limit``).
+    solve_limit : float
+        The most seconds one digraph's profile may take.
+    seed : int
+        Seeds the null models (one stream per record, drawn from ``(seed, sentence, layer,
+        head)``, so a record's null models do not depend on which others were studied).
+    workers : int
+        Processes solving at once (default 1). They are fresh interpreters (``spawn``),
+        which never import ``torch``: the SAT solves fork a child per call, and forking a
+        process that holds ``torch`` costs more than short time limits allow.
+    progress : callable, optional
+        ``progress(done, total)`` after each record.
+
+    Returns
+    -------
+    AttentionStudy
+
+    Raises
+    ------
+    ModelError
+        No sentence, a layer or head the model does not have, a text the model refuses.
+    AttentionMatrixError
+        A bad rule.
+    TheoremError
+        ``null`` or ``seed`` negative, ``workers < 1``, or a bad time limit.
+
+    Examples
+    --------
+    >>> import pytest; _ = pytest.importorskip("transformers")  # the models extra
+    >>> from theorem.models import load_model
+    >>> study = attention_study(load_model("minilm"), ["Tokens drift together."], layers=[0],
+    ...                         null=1, seed=3)
+    >>> len(study.records), study.head_dim
+    (12, 32)
+    """
+    start = time.monotonic()
+    rule = AttentionRule.of(rule)
+    sentences = tuple(sentences)
+    if not sentences:
+        raise ModelError("no sentence to study; give --text or a --corpus with sentences")
+    if isinstance(null, bool) or not isinstance(null, int) or null < 0:
+        raise ModelError(f"null must be an integer ≥ 0 (samples per null model), got {null!r}")
+    if not (np.isfinite(solve_limit) and solve_limit > 0):
+        raise ModelError(f"solve_limit must be a positive number of seconds, got {solve_limit!r}")
+    layers = _selection(layers, model.n_layers, "layers")
+    heads = _selection(heads, model.n_heads, "heads")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ModelError(f"workers must be an integer ≥ 1, got {workers!r}")
+    deadline = None if time_limit is None else start + time_limit
+    tasks = []
+    for s, text in enumerate(sentences):
+        digraphs = sentence_attention(model, text).digraphs(rule, drop_special=drop_special)
+        for layer in layers:
+            for head in heads:
+                digraph = digraphs[layer, head]
+                gen = np.random.default_rng([seed, s, layer, head])
+                nulls = {"in_degree": [random_in_degree_digraph(digraph, gen)
+                                       for _ in range(null)],
+                         "random_hub": [matched_random_hub(digraph, model.head_dim, gen)[0]
+                                        for _ in range(null)] if digraph.n >= 2 else []}
+                tasks.append((s, layer, head, digraph, nulls))
+    records = []
+    # The solves fork a child per SAT call (theorem.sat.budget.anytime); forking a process
+    # that holds torch costs tens of milliseconds a fork, which short time limits cannot
+    # afford, so they run in fresh interpreters that never import it.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(_profiles, [digraph, *nulls["in_degree"], *nulls["random_hub"]],
+                               solve_limit, deadline, (len(tasks) - i) / workers)
+                   for i, (_, _, _, digraph, nulls) in enumerate(tasks)]
+        for (s, layer, head, digraph, nulls), future in zip(tasks, futures):
+            profile, *rest = future.result()
+            records.append(HeadRecord(s, layer, head, digraph, profile, {
+                "in_degree": tuple(rest[:len(nulls["in_degree"])]),
+                "random_hub": tuple(rest[len(nulls["in_degree"]):])}))
+            if progress is not None:
+                progress(len(records), len(tasks))
+    return AttentionStudy(model.name, rule, drop_special, model.head_dim, layers, heads,
+                          sentences, tuple(records), time.monotonic() - start)
