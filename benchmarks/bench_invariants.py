@@ -46,6 +46,7 @@ from theorem import (  # noqa: E402
     strided,
     transitive_tournament,
 )
+from theorem.digraphs import attention_digraph  # noqa: E402
 from theorem.errors import TooManyBicliquesError  # noqa: E402
 from theorem.invariants.fractional_cover import MAX_BICLIQUES  # noqa: E402
 from theorem.invariants import hub_pareto_front  # noqa: E402
@@ -161,31 +162,18 @@ def chi_hub_table():
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "attention-digraphs"
 
 
-def top_mass_digraph(weights, mass=0.9):
-    """The digraph of ``weights`` (rows = queries, each summing to 1) by the rule of the shared
-    set (its ``index.json``): query ``b`` keeps the fewest keys, by weight descending (ties by
-    index), holding at least ``mass``; edges ``(a, b)`` for the kept keys ``a ≠ b``."""
-    t = len(weights)
-    order = np.argsort(-weights, axis=1, kind="stable")
-    cumulative = np.cumsum(np.take_along_axis(weights, order, axis=1), axis=1)
-    kept = (cumulative < mass).sum(axis=1) + 1          # searchsorted(row, mass) + 1, per row
-    queries, ranks = np.nonzero(np.arange(t) < kept[:, None])
-    keys = order[queries, ranks]
-    loop = keys == queries
-    return AttentionDigraph(t, np.column_stack([keys[~loop], queries[~loop]]))
-
-
 def synthetic_attention(n_tokens, rng, dim=16):
     """An attention-like digraph on ``n_tokens`` tokens (a stand-in for longer sentences
     until real attention of 30–64 tokens is available): Gaussian token vectors and query /
     key maps in ``R^dim``, logits ``⟨W_q x_b, W_k x_a⟩ / √dim`` at an inverse temperature
     drawn from ``[0.2, 2.5]`` (which spreads the densities over the shared set's range),
-    softmax over keys, then :func:`top_mass_digraph`."""
+    softmax over keys, then the shared set's rule (top-mass 0.9,
+    :func:`theorem.digraphs.attention_digraph`)."""
     x = rng.standard_normal((n_tokens, dim))
     q, k = (x @ rng.standard_normal((dim, dim)) / np.sqrt(dim) for _ in range(2))
     logits = rng.uniform(0.2, 2.5) * (q @ k.T) / np.sqrt(dim)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return top_mass_digraph(weights / weights.sum(axis=1, keepdims=True))
+    return attention_digraph(weights / weights.sum(axis=1, keepdims=True), rule="top-mass:0.9")
 
 
 def _solve_attention(task):
