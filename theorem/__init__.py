@@ -6,7 +6,8 @@ and their Pareto front; part (i) of the Main Theorem (:func:`universal_law`,
 :class:`UniversalFamily`, :func:`one_function_cover`) and part (ii) (:func:`density_cover`,
 :func:`construct_density_cover`) with their verification (:func:`verify_density_cover`); the
 command line. Sub-packages: :mod:`.digraphs`, :mod:`.invariants` and :mod:`.sat` (the
-combinatorics, no geometry), :mod:`.covers` (the Main Theorem on the spaces), :mod:`.cli`.
+combinatorics, no geometry), :mod:`.covers` (the Main Theorem on the spaces), :mod:`.models`
+(attention of pretrained transformers, extra ``models``), :mod:`.cli`.
 Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
 """
 
@@ -25,6 +26,8 @@ from .covers import (
 )
 from .digraphs import (
     AttentionDigraph,
+    AttentionRule,
+    attention_digraph,
     HubExtension,
     block_local,
     complete_bipartite,
@@ -36,9 +39,11 @@ from .digraphs import (
     transitive_tournament,
 )
 from .errors import (
+    AttentionMatrixError,
     DigraphFormatError,
     InvalidColoringError,
     InvalidHubExtensionError,
+    ModelError,
     SelfLoopError,
     TheoremError,
     TooManyBicliquesError,
@@ -56,6 +61,7 @@ from .invariants import (
     fractional_biclique_cover,
     hub_chromatic_index,
     hub_pareto_front,
+    invariant_profile,
     is_fooling_set,
     maximal_bicliques,
     real_rank,
@@ -67,6 +73,8 @@ from .invariants import (
 
 __all__ = [
     "AttentionDigraph",
+    "attention_digraph",
+    "AttentionRule",
     "HubExtension",
     "random_hub_extension",
     "transitive_tournament",
@@ -80,6 +88,7 @@ __all__ = [
     "biclique_cover_number",
     "hub_chromatic_index",
     "real_rank",
+    "invariant_profile",
     "star_cover",
     "fooling_set",
     "is_fooling_set",
@@ -112,4 +121,6 @@ __all__ = [
     "InvalidHubExtensionError",
     "InvalidColoringError",
     "TooManyBicliquesError",
+    "AttentionMatrixError",
+    "ModelError",
 ]

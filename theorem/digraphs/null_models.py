@@ -66,7 +66,8 @@ def random_in_degree_digraph(digraph: AttentionDigraph, rng=None) -> AttentionDi
 
 def hub_probability(density: float, n_hubs: int) -> float:
     r"""The join probability ``p`` of the random hub model whose expected density is
-    ``density``: ``1 − (1 − p²/4)^n = density``, so ``p = 2·√(1 − (1 − density)^{1/n})``,
+    ``density``: ``1 − (1 − p²/4)^n = density``, so
+    ``p = 2·√(1 − (1 − density)^{1/n})``,
     capped at 1 (the densest the model gets with ``n`` hubs is ``1 − (3/4)^n``).
 
     Parameters

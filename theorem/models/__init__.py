@@ -1,11 +1,12 @@
 """Attention of pretrained transformers (the ``models`` extra: ``torch`` and Hugging Face
-``transformers``): loading a model offline, its attention weights on a text, the
-project's corpus, and the study of its heads' invariants beside null models. The digraphs are made by :func:`theorem.digraphs.attention_digraph`; this
-package imports ``torch`` only when a model is loaded or run."""
+``transformers``): loading a model offline, its attention weights on a text, the project's
+corpus, and the study of its heads' invariants beside null models. The digraphs are made by
+:func:`theorem.digraphs.attention_digraph`; this package imports ``torch`` only when a model
+is loaded or run."""
 
 from .attention import CORPUS, SentenceAttention, read_corpus, sentence_attention
-from .study import AttentionStudy, HeadRecord, attention_study, ratio_bounds
 from .loading import MINILM, PretrainedModel, load_model, minilm_path, require_transformers
+from .study import AttentionStudy, HeadRecord, attention_study, ratio_bounds
 
 __all__ = [
     "MINILM",

@@ -48,7 +48,8 @@ class SentenceAttention:
     weights: np.ndarray
 
     def digraphs(self, rule="top-mass:0.9", *, drop_special: bool = True) -> np.ndarray:
-        """The attention digraph of every layer and head (:func:`~theorem.digraphs.attention_digraph`).
+        """The attention digraph of every layer and head
+        (:func:`~theorem.digraphs.attention_digraph`).
 
         Parameters
         ----------

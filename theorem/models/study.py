@@ -144,6 +144,13 @@ def _summary(profiles: list[InvariantProfile], head_dim: int) -> dict:
     return out
 
 
+def _null_summaries(records, head_dim: int) -> dict:
+    """The :func:`_summary` of each null model's profiles over ``records``, for the null
+    models they have."""
+    return {k: _summary([p for r in records for p in r.null.get(k, ())], head_dim)
+            for k in NULL_MODELS if any(r.null.get(k) for r in records)}
+
+
 @dataclass(frozen=True)
 class AttentionStudy:
     """``b``, ``χ_hub``, ``χ'`` and ``rank_R(M)`` of every selected head of a model on every
@@ -209,8 +216,7 @@ class AttentionStudy:
                 records = [r for r in self.records if (r.layer, r.head) == (layer, head)]
                 out[layer, head] = {
                     "real": _summary([r.profile for r in records], self.head_dim),
-                    **{k: _summary([p for r in records for p in r.null[k]], self.head_dim)
-                       for k in NULL_MODELS if any(r.null[k] for r in records)}}
+                    **_null_summaries(records, self.head_dim)}
         return out
 
     def overall(self) -> dict:
@@ -230,8 +236,7 @@ class AttentionStudy:
         ['real']
         """
         return {"real": _summary([r.profile for r in self.records], self.head_dim),
-                **{k: _summary([p for r in self.records for p in r.null[k]], self.head_dim)
-                   for k in NULL_MODELS if any(r.null[k] for r in self.records)}}
+                **_null_summaries(self.records, self.head_dim)}
 
     @property
     def optimal(self) -> bool:
@@ -302,10 +307,12 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
     :func:`~theorem.invariants.invariant_profile` within ``min(solve_limit, left / profiles
     left)`` seconds, where ``left`` is what remains of ``time_limit``: the whole study keeps
     to ``time_limit`` (plus the model's forward passes and the workers' start, a few
-    seconds), and a digraph left unproved is kept with its bounds. Null models: for each digraph, ``null`` random
-    digraphs with its in-degree sequence — each query keeps as many keys, chosen at random
-    (:func:`~theorem.digraphs.random_in_degree_digraph`) — and ``null`` random hub extensions
-    with as many hubs as the head dimension and the digraph's density
+    seconds), and a digraph left unproved is kept with its bounds.
+
+    Null models, for each digraph: ``null`` random digraphs with its in-degree sequence —
+    each query keeps as many keys, chosen at random
+    (:func:`~theorem.digraphs.random_in_degree_digraph`) — and ``null`` random hub
+    extensions with as many hubs as the head dimension and the digraph's density
     (:func:`~theorem.digraphs.matched_random_hub`).
 
     Parameters
