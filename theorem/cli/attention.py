@@ -4,10 +4,11 @@ of a pretrained transformer on a corpus, beside null models (the ``models`` extr
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 
 import numpy as np
+
+from laws.drawing import check_figure_path
 
 from ..digraphs.attention import AttentionRule
 from ..invariants.biclique_cover import biclique_cover_number
@@ -54,11 +55,20 @@ def _bounds(summary: dict) -> str:
     return _interval(lo, hi)
 
 
-def _interval(lo: float, hi: float, digits: int = 3) -> str:
-    if math.isnan(lo):
+def _interval(lo: float | None, hi: float | None, digits: int = 3) -> str:
+    """``lo`` when it prints as ``hi``, else ``lo-hi``; ``-`` when undefined."""
+    if lo is None or hi is None:
         return "-"
     fmt = lambda v: f"{v:.{digits}g}"  # noqa: E731
     return fmt(lo) if fmt(lo) == fmt(hi) else f"{fmt(lo)}-{fmt(hi)}"
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{share:.0%}"
 
 
 def _exact(result) -> str:
@@ -103,10 +113,11 @@ def run(args, out, err) -> int:
     >>> main(["attention", "--rule", "top-k:0"], out=io.StringIO(), err=err)
     2
     >>> print(err.getvalue(), end="")
-    transformer-dynamics: error: top-k needs an integer k ≥ 1, got 0.0
+    transformer-dynamics: error: top-k needs an integer k ≥ 1, got 0
     """
     sentences = [args.text] if args.text is not None else read_corpus(args.corpus or CORPUS)
     rule = AttentionRule.parse(args.rule)
+    folder = _figure_folder(args.plot) if args.plot else None     # before any computation
     show = not args.json or args.progress
     if show:
         print(f"loading {args.model} ...", file=err, flush=True)
@@ -116,17 +127,24 @@ def run(args, out, err) -> int:
         drop_special=not args.keep_special, null=args.null, time_limit=args.time_limit,
         solve_limit=args.solve_limit, seed=args.seed, workers=args.workers,
         progress=progress_bar(err, "attention") if show else None)
-    overall = study.overall()
-    if args.plot:
-        _figures(args, model, study)
     if args.json:
         write_json({"command": "attention", "version": library_version(), "seed": args.seed,
                     **study.to_json()}, out)
         out.write("\n")
-        return 0 if study.optimal else 3
+    else:
+        _tables(study, len(sentences), out)
+    if folder is not None:
+        for line in _figures(folder, model, study, args.solve_limit):
+            print(line, file=err)
+    return 0 if study.optimal else 3
+
+
+def _tables(study, n_sentences: int, out) -> None:
+    """The three tables of the text output: per digraph, per head, over all digraphs."""
+    overall = study.overall()
     print(f"transformer-dynamics {library_version()}: attention digraphs of {study.model} "
           f"({len(study.layers)} layers × {len(study.heads)} heads, head dimension "
-          f"{study.head_dim}) on {len(sentences)} sentence{'s' * (len(sentences) > 1)}, rule "
+          f"{study.head_dim}) on {n_sentences} sentence{'s' * (n_sentences > 1)}, rule "
           f"{study.rule}, special tokens {'kept' if study.drop_special is False else 'dropped'}"
           f", {study.seconds:.0f} s\n", file=out)
     print(table(
@@ -142,9 +160,9 @@ def run(args, out, err) -> int:
     print(table(
         ["layer", "head", "tokens", "edges", "b", "chi_hub", "chi'", "rank_R", "chi'/chi_hub",
          "proved", "one hub"] + [f"{k}: b, chi_hub, ratio" for k in nulls],
-        [[str(layer), str(head), f"{s['real']['tokens']:g}", f"{s['real']['edges']:g}",
+        [[str(layer), str(head), _number(s["real"]["tokens"]), _number(s["real"]["edges"]),
           _bounds(s["real"]["b"]), _bounds(s["real"]["chi_hub"]), _bounds(s["real"]["chi_prime"]),
-          f"{s['real']['real_rank']:g}", _interval(*s["real"]["ratio"]),
+          _number(s["real"]["real_rank"]), _interval(*s["real"]["ratio"]),
           f"{s['real']['all_proved']:.0%}", f"{s['real']['one_hub']:.0%}"]
          + [f"{_bounds(s[k]['b'])}, {_bounds(s[k]['chi_hub'])}, {_interval(*s[k]['ratio'])}"
             for k in nulls]
@@ -154,38 +172,52 @@ def run(args, out, err) -> int:
         twice = s["ratio_at_least_2"]
         print(f"  {name:>10}: {s['digraphs']} digraphs, all three invariants proved on "
               f"{s['all_proved']:.0%} (b {s['b']['proved']:.0%}, chi_hub "
-              f"{s['chi_hub']['proved']:.0%}); chi' >= 2 chi_hub proved on {twice['proved']:.0%}"
-              f", refuted on {twice['refuted']:.0%}; one hub (b = 1) on {s['one_hub']:.0%}; b "
+              f"{s['chi_hub']['proved']:.0%}); of the {s['digraphs'] - s['edgeless']} with an "
+              f"edge, chi' >= 2 chi_hub proved on {_percent(twice['proved'])}, refuted on "
+              f"{_percent(twice['refuted'])}; one hub (b = 1) on {s['one_hub']:.0%}; b "
               f"above the head dimension {study.head_dim}: {s['b_above_head_dim']['proved']} "
               f"proved, {s['b_above_head_dim']['possible']} possible", file=out)
     print(f"\n{'every real digraph proved' if study.optimal else 'TIME LIMIT: some bounds only'}",
           file=out)
-    return 0 if study.optimal else 3
 
 
-def _figures(args, model, study) -> None:
+def _figure_folder(text: str) -> Path:
+    """The folder of ``--plot``, made, with matplotlib present and able to write PNGs there
+    (checked before the study, so that a bad folder fails at once)."""
+    folder = Path(text)
+    folder.mkdir(parents=True, exist_ok=True)
+    check_figure_path(folder / "ratio_grid.png")
+    return folder
+
+
+def _figures(folder: Path, model, study, solve_limit: float) -> list[str]:
     """The figures of ``--plot DIR``: the layer × head grids of the median ``χ'/χ_hub`` and of
     the median ``b`` against the head dimension, and the head with the largest median ratio
-    on the first sentence beside its digraph and a fewest-hubs extension."""
+    on the first sentence beside its digraph and a fewest-hubs extension. Returns a line per
+    figure written (or left out)."""
     from ..drawing import draw_attention_head, draw_head_grid
 
-    folder = Path(args.plot)
-    folder.mkdir(parents=True, exist_ok=True)
     per_head = study.per_head()
     grid = np.full((len(study.layers), len(study.heads), 2), np.nan)
     for (layer, head), s in per_head.items():
         i, j = study.layers.index(layer), study.heads.index(head)
-        grid[i, j] = s["real"]["ratio"][0], s["real"]["b"]["median"][1]
+        grid[i, j] = [np.nan if v is None else v
+                      for v in (s["real"]["ratio"][0], s["real"]["b"]["median"][1])]
     draw_head_grid(grid[..., 0], label="median χ'/χ_hub (lower end)",
                    path=folder / "ratio_grid.png")
     draw_head_grid(grid[..., 1], label="median b (upper bound)", reference=study.head_dim,
                    path=folder / "b_grid.png")
+    written = [f"wrote {folder / 'ratio_grid.png'}", f"wrote {folder / 'b_grid.png'}"]
+    if np.isnan(grid[..., 0]).all():
+        return written + ["no head figure: every digraph is without edges"]
     i, j = np.unravel_index(np.nanargmax(grid[..., 0]), grid.shape[:2])
     layer, head = study.layers[i], study.heads[j]
     record = next(r for r in study.records
                   if (r.sentence, r.layer, r.head) == (0, layer, head))
     attention = sentence_attention(model, study.sentences[0])
     weights = attention.kept_weights(drop_special=study.drop_special)[layer, head]
-    extension = biclique_cover_number(record.digraph, time_limit=args.solve_limit).witness
+    extension = biclique_cover_number(record.digraph, time_limit=solve_limit).witness
+    path = folder / f"head_L{layer}_H{head}.png"
     draw_attention_head(weights, record.digraph, extension, tokens=record.digraph.labels,
-                        path=folder / f"head_L{layer}_H{head}.png")
+                        path=path)
+    return written + [f"wrote {path}"]

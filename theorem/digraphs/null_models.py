@@ -15,7 +15,7 @@ from .random_hub import random_hub_extension
 __all__ = ["random_in_degree_digraph", "matched_random_hub", "hub_probability"]
 
 
-def random_in_degree_digraph(digraph: AttentionDigraph, rng=None) -> AttentionDigraph:
+def random_in_degree_digraph(digraph: AttentionDigraph, *, rng=None) -> AttentionDigraph:
     r"""A uniformly random loopless digraph with the in-degree sequence of ``digraph``.
 
     Each vertex ``b`` keeps its in-degree ``d⁻(b)`` — in attention terms, query ``b`` keeps
@@ -103,7 +103,7 @@ def hub_probability(density: float, n_hubs: int) -> float:
     return min(1.0, 2 * float(np.sqrt(-np.expm1(np.log1p(-density) / n_hubs))))
 
 
-def matched_random_hub(digraph: AttentionDigraph, n_hubs: int,
+def matched_random_hub(digraph: AttentionDigraph, n_hubs: int, *,
                        rng=None) -> tuple[AttentionDigraph, HubExtension]:
     r"""A random hub extension (:func:`random_hub_extension`) on the vertices of ``digraph``
     with ``n_hubs`` hubs and the join probability whose expected density is the density of
@@ -120,6 +120,7 @@ def matched_random_hub(digraph: AttentionDigraph, n_hubs: int,
     Returns
     -------
     (AttentionDigraph, HubExtension)
+        The digraph (with the labels of ``digraph``) and its planted hub extension.
 
     Raises
     ------
@@ -132,13 +133,16 @@ def matched_random_hub(digraph: AttentionDigraph, n_hubs: int,
 
     Examples
     --------
-    >>> from theorem.digraphs import complete_digraph
-    >>> g, ext = matched_random_hub(complete_digraph(20), 8, rng=0)
-    >>> g.n, ext.n_hubs <= 8
-    (20, True)
+    >>> from theorem.digraphs import transitive_tournament
+    >>> real = transitive_tournament(40)                  # density 1/2
+    >>> g, ext = matched_random_hub(real, 32, rng=0)
+    >>> ext.validate(g); g.n, ext.n_hubs <= 32, 0.4 < g.n_edges / (40 * 39) < 0.6
+    (40, True, True)
     """
     check_digraph(digraph)
     if digraph.n < 2:
         raise TheoremError(f"a density needs at least 2 vertices, the digraph has {digraph.n}")
     density = digraph.n_edges / (digraph.n * (digraph.n - 1))
-    return random_hub_extension(digraph.n, n_hubs, hub_probability(density, n_hubs), rng=rng)
+    null, planted = random_hub_extension(digraph.n, n_hubs, hub_probability(density, n_hubs),
+                                         rng=rng)
+    return AttentionDigraph(null.n, null.edges, labels=digraph.labels), planted

@@ -123,7 +123,8 @@ def sentence_attention(model: PretrainedModel, text: str) -> SentenceAttention:
     Raises
     ------
     ModelError
-        ``text`` is empty or longer than the model's position limit.
+        ``text`` is empty, has no token but the special ones, or is longer than the model's
+        position limit.
     TypeError
         ``text`` is not a string.
 
@@ -145,6 +146,9 @@ def sentence_attention(model: PretrainedModel, text: str) -> SentenceAttention:
     if len(ids) > model.max_tokens:
         raise ModelError(f"the text has {len(ids)} tokens, more than the model's "
                          f"{model.max_tokens}; split it into sentences")
+    if special.all():
+        raise ModelError(f"the text {text!r} has no token but the special ones "
+                         f"{model.tokenizer.convert_ids_to_tokens(ids)}; give a sentence")
     with torch.no_grad():
         output = model.model(**encoded, output_attentions=True)
     weights = np.stack([a[0].to(torch.float64).numpy() for a in output.attentions])
@@ -167,9 +171,8 @@ def read_corpus(path=CORPUS) -> list[str]:
     Raises
     ------
     ModelError
-        The file holds no sentence.
-    OSError
-        The file cannot be read.
+        The file cannot be read, is not UTF-8 (a byte-order mark is allowed), or holds no
+        sentence.
 
     Examples
     --------
@@ -177,7 +180,13 @@ def read_corpus(path=CORPUS) -> list[str]:
     >>> len(sentences) >= 50
     True
     """
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    try:
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ModelError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+                         "save the corpus as UTF-8, one sentence a line") from None
+    except OSError as exc:
+        raise ModelError(f"cannot read the corpus {path}: {exc.strerror or exc}") from None
     sentences = [s.strip() for s in lines if s.strip() and not s.lstrip().startswith("#")]
     if not sentences:
         raise ModelError(f"{path} holds no sentence; write one sentence a line")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,15 +164,20 @@ def load_model(model, tokenizer=None) -> PretrainedModel:
         if not (folder / "config.json").is_file():
             raise ModelError(f"{folder} is not a model folder in Hugging Face format (no "
                              "config.json); give such a folder or --model minilm")
+        bar = transformers.utils.logging.is_progress_bar_enabled()
+        transformers.utils.logging.disable_progress_bar()   # its bar would bypass our stderr
         try:
             tokenizer = transformers.AutoTokenizer.from_pretrained(folder, local_files_only=True)
             model = transformers.AutoModel.from_pretrained(
                 folder, local_files_only=True, attn_implementation="eager")
         except (OSError, ValueError) as exc:
             raise ModelError(f"cannot load the model in {folder}: {exc}") from None
+        finally:
+            if bar:
+                transformers.utils.logging.enable_progress_bar()
     else:
         raise TypeError(f"model must be 'minilm', a folder or a loaded transformers model, not "
                         f"{type(model).__name__}")
-    if model.config._attn_implementation != "eager":
+    if model.config._attn_implementation != "eager":   # sdpa and flash return no weights
         model.set_attn_implementation("eager")
     return PretrainedModel(model.eval(), tokenizer, name)

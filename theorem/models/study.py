@@ -3,18 +3,26 @@ head's attention digraph on a corpus, beside null models of the same shape."""
 
 from __future__ import annotations
 
+import collections
+import math
 import multiprocessing
+import numbers
 import time
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import numpy as np
+
+from manifolds.validation import as_count
 
 from ..digraphs.attention import AttentionRule
 from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.null_models import matched_random_hub, random_in_degree_digraph
 from ..errors import ModelError
 from ..invariants.profile import InvariantProfile, invariant_profile
+from ..sat.budget import deadline_after
 from .attention import sentence_attention
 from .loading import PretrainedModel
 
@@ -108,16 +116,23 @@ class HeadRecord:
                 "null": {k: [p.to_json() for p in v] for k, v in self.null.items()}}
 
 
-def _median(values) -> float:
+def _median(values) -> float | None:
+    """The median of the finite ``values``; ``None`` when there is none (strict JSON)."""
     values = np.asarray(values, dtype=float)
     values = values[np.isfinite(values)]
-    return float(np.median(values)) if len(values) else float("nan")
+    return float(np.median(values)) if len(values) else None
+
+
+def _share(flags) -> float | None:
+    """The share of true ``flags``; ``None`` when there is none."""
+    return float(np.mean(flags)) if len(flags) else None
 
 
 def _summary(profiles: list[InvariantProfile], head_dim: int) -> dict:
     """Medians and shares over ``profiles`` (the same head on every sentence, or a null
     model's): each invariant's median lower and upper bound, the median ratio's interval,
-    the share proved, and the shares of ``χ' ≥ 2χ_hub`` proved and refuted."""
+    the share proved, and the shares of ``χ' ≥ 2χ_hub`` proved and refuted — over the
+    digraphs with an edge (``χ'/χ_hub`` is 0/0 on the others, counted in ``edgeless``)."""
     out = {"digraphs": len(profiles),
            "tokens": _median([p.tokens for p in profiles]),
            "edges": _median([p.edges for p in profiles])}
@@ -129,13 +144,16 @@ def _summary(profiles: list[InvariantProfile], head_dim: int) -> dict:
                     "proved": float(np.mean([r.optimal for r in results]))}
     out["real_rank"] = _median([np.nan if p.real_rank is None else p.real_rank
                                 for p in profiles])
-    ratios = np.array([ratio_bounds(p) for p in profiles])
+    out["real_rank_missing"] = sum(p.real_rank is None for p in profiles)
+    ratios = np.array([ratio_bounds(p) for p in profiles]).reshape(-1, 2)
     out["ratio"] = [_median(ratios[:, 0]), _median(ratios[:, 1])]
+    with_edges = [p for p in profiles if p.edges]
+    out["edgeless"] = len(profiles) - len(with_edges)
     out["ratio_at_least_2"] = {
-        "proved": float(np.mean([p.chromatic.lower_bound >= 2 * p.hub_chromatic.upper_bound
-                                 for p in profiles])),
-        "refuted": float(np.mean([p.chromatic.upper_bound < 2 * p.hub_chromatic.lower_bound
-                                  for p in profiles]))}
+        "proved": _share([p.chromatic.lower_bound >= 2 * p.hub_chromatic.upper_bound
+                          for p in with_edges]),
+        "refuted": _share([p.chromatic.upper_bound < 2 * p.hub_chromatic.lower_bound
+                           for p in with_edges])}
     out["one_hub"] = float(np.mean([p.biclique_cover.upper_bound == 1 for p in profiles]))
     out["b_above_head_dim"] = {
         "proved": int(sum(p.biclique_cover.lower_bound > head_dim for p in profiles)),
@@ -271,9 +289,16 @@ class AttentionStudy:
 
 
 def _selection(wanted, available: int, what: str) -> tuple[int, ...]:
+    """The sorted distinct indices ``wanted`` (all of ``0..available-1`` for ``None``),
+    checked."""
     if wanted is None:
         return tuple(range(available))
-    chosen = tuple(int(i) for i in wanted)
+    if isinstance(wanted, str) or not isinstance(wanted, Iterable):
+        raise TypeError(f"{what} must be a sequence of integers, not {type(wanted).__name__}")
+    chosen = tuple(wanted)
+    if any(isinstance(i, bool) or not isinstance(i, numbers.Integral) for i in chosen):
+        raise TypeError(f"{what} must be integers, got {list(chosen)}")
+    chosen = tuple(int(i) for i in chosen)
     bad = [i for i in chosen if not 0 <= i < available]
     if bad or not chosen:
         raise ModelError(f"{what} {bad or '(none)'} not in the model's 0..{available - 1}; "
@@ -290,10 +315,49 @@ def _profiles(digraphs, solve_limit: float, deadline: float | None,
     for digraph in digraphs:
         limit = solve_limit
         if deadline is not None:
-            share = (deadline - time.monotonic()) / (left * len(digraphs))
+            share = (deadline - time.monotonic()) / (max(left, 1) * len(digraphs))
             limit = max(min(solve_limit, share), 1e-3)
         out.append(invariant_profile(digraph, time_limit=limit))
     return out
+
+
+def _solve(tasks, solve_limit: float, deadline: float | None, workers: int,
+           progress) -> list[HeadRecord]:
+    """The records of ``tasks`` (sentence, layer, head, digraph, null digraphs), their
+    profiles solved by ``workers`` spawned processes, at most two tasks ahead of each worker
+    (so that Ctrl-C, which reaches the workers too, ends the study within one solve)."""
+    # The solves fork a child per SAT call (theorem.sat.budget.anytime); forking a process
+    # that holds torch costs tens of milliseconds a fork, which short time limits cannot
+    # afford, so they run in fresh interpreters that never import it.
+    context = multiprocessing.get_context("spawn")
+    records, pending = [], collections.deque()
+    todo = iter(enumerate(tasks))
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+        try:
+            while True:
+                while len(pending) < 2 * workers and (item := next(todo, None)) is not None:
+                    i, (_, _, _, digraph, nulls) = item
+                    pending.append(pool.submit(
+                        _profiles, [digraph, *nulls["in_degree"], *nulls["random_hub"]],
+                        solve_limit, deadline, (len(tasks) - i) / workers))
+                if not pending:
+                    break
+                s, layer, head, digraph, nulls = tasks[len(records)]
+                profile, *rest = pending.popleft().result()
+                records.append(HeadRecord(s, layer, head, digraph, profile, {
+                    "in_degree": tuple(rest[:len(nulls["in_degree"])]),
+                    "random_hub": tuple(rest[len(nulls["in_degree"]):])}))
+                if progress is not None:
+                    progress(len(records), len(tasks))
+        except BrokenProcessPool:
+            raise ModelError(
+                "the solver processes could not start: a script that calls attention_study "
+                "must do so under `if __name__ == \"__main__\":` (they are spawned, and "
+                "import the script)") from None
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return records
 
 
 def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
@@ -305,9 +369,14 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
 
     Each digraph (:meth:`SentenceAttention.digraphs`) gets an
     :func:`~theorem.invariants.invariant_profile` within ``min(solve_limit, left / profiles
-    left)`` seconds, where ``left`` is what remains of ``time_limit``: the whole study keeps
-    to ``time_limit`` (plus the model's forward passes and the workers' start, a few
-    seconds), and a digraph left unproved is kept with its bounds.
+    left)`` seconds, where ``left`` is what remains of ``time_limit`` (which counts from the
+    call: the model's forward passes and the workers' start, a few seconds, are in it); a
+    digraph left unproved is kept with its bounds. Once the budget is spent, each digraph
+    left still gets its polynomial bounds (``χ'``, the rank, the trivial bounds of ``b`` and
+    ``χ_hub``), about 20 ms a profile, so a study never ends without every record.
+
+    The solves run in ``workers`` processes started with ``spawn``: a script that calls this
+    function must do so under ``if __name__ == "__main__":`` (the processes import it).
 
     Null models, for each digraph: ``null`` random digraphs with its in-degree sequence —
     each query keeps as many keys, chosen at random
@@ -349,11 +418,15 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
     Raises
     ------
     ModelError
-        No sentence, a layer or head the model does not have, a text the model refuses.
+        No sentence, a layer or head the model does not have, a text the model refuses,
+        ``null``, ``seed`` or ``workers`` not a count, the solver processes unable to start.
     AttentionMatrixError
         A bad rule.
     TheoremError
-        ``null`` or ``seed`` negative, ``workers < 1``, or a bad time limit.
+        A bad ``time_limit`` (not positive and finite).
+    TypeError
+        ``sentences`` is a string or not a sequence; ``layers`` or ``heads`` hold
+        non-integers; ``solve_limit`` is not a number.
 
     Examples
     --------
@@ -366,18 +439,25 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
     """
     start = time.monotonic()
     rule = AttentionRule.of(rule)
+    deadline = deadline_after(time_limit)
+    if isinstance(sentences, str) or not isinstance(sentences, Iterable):
+        raise TypeError(f"sentences must be a sequence of str (one text each), not "
+                        f"{type(sentences).__name__}")
     sentences = tuple(sentences)
     if not sentences:
         raise ModelError("no sentence to study; give --text or a --corpus with sentences")
-    if isinstance(null, bool) or not isinstance(null, int) or null < 0:
-        raise ModelError(f"null must be an integer ≥ 0 (samples per null model), got {null!r}")
-    if not (np.isfinite(solve_limit) and solve_limit > 0):
+    null = as_count(null, "null", error=ModelError)
+    seed = as_count(seed, "seed", error=ModelError)
+    workers = as_count(workers, "workers", error=ModelError)
+    if workers < 1:
+        raise ModelError(f"workers must be at least 1, got {workers}")
+    if isinstance(solve_limit, bool) or not isinstance(solve_limit, numbers.Real):
+        raise TypeError(f"solve_limit must be a number of seconds, not "
+                        f"{type(solve_limit).__name__}")
+    if not (math.isfinite(solve_limit) and solve_limit > 0):
         raise ModelError(f"solve_limit must be a positive number of seconds, got {solve_limit!r}")
     layers = _selection(layers, model.n_layers, "layers")
     heads = _selection(heads, model.n_heads, "heads")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ModelError(f"workers must be an integer ≥ 1, got {workers!r}")
-    deadline = None if time_limit is None else start + time_limit
     tasks = []
     for s, text in enumerate(sentences):
         digraphs = sentence_attention(model, text).digraphs(rule, drop_special=drop_special)
@@ -385,26 +465,11 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
             for head in heads:
                 digraph = digraphs[layer, head]
                 gen = np.random.default_rng([seed, s, layer, head])
-                nulls = {"in_degree": [random_in_degree_digraph(digraph, gen)
+                nulls = {"in_degree": [random_in_degree_digraph(digraph, rng=gen)
                                        for _ in range(null)],
-                         "random_hub": [matched_random_hub(digraph, model.head_dim, gen)[0]
+                         "random_hub": [matched_random_hub(digraph, model.head_dim, rng=gen)[0]
                                         for _ in range(null)] if digraph.n >= 2 else []}
                 tasks.append((s, layer, head, digraph, nulls))
-    records = []
-    # The solves fork a child per SAT call (theorem.sat.budget.anytime); forking a process
-    # that holds torch costs tens of milliseconds a fork, which short time limits cannot
-    # afford, so they run in fresh interpreters that never import it.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_profiles, [digraph, *nulls["in_degree"], *nulls["random_hub"]],
-                               solve_limit, deadline, (len(tasks) - i) / workers)
-                   for i, (_, _, _, digraph, nulls) in enumerate(tasks)]
-        for (s, layer, head, digraph, nulls), future in zip(tasks, futures):
-            profile, *rest = future.result()
-            records.append(HeadRecord(s, layer, head, digraph, profile, {
-                "in_degree": tuple(rest[:len(nulls["in_degree"])]),
-                "random_hub": tuple(rest[len(nulls["in_degree"]):])}))
-            if progress is not None:
-                progress(len(records), len(tasks))
+    records = _solve(tasks, solve_limit, deadline, workers, progress)
     return AttentionStudy(model.name, rule, drop_special, model.head_dim, layers, heads,
                           sentences, tuple(records), time.monotonic() - start)

@@ -49,7 +49,7 @@ def test_table_lists_each_digraph_and_each_head(run):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--rule", "top-mass:2"], r"top-mass needs τ in \(0, 1\], got 2.0"),
+    (["--rule", "top-mass:2"], r"top-mass needs τ in \(0, 1\], got 2\n"),
     (["--rule", "top-p:0.9"], "unknown attention rule 'top-p'"),
     (["--layers", "a,b"], "--layers: must be integers ≥ 0 separated by commas"),
     (["--null", "-1"], "--null: must be an integer ≥ 0"),
@@ -77,3 +77,35 @@ def test_an_empty_corpus_is_bad_input(run, tmp_path):
 def test_bad_model_options_exit_2(run, argv, message):
     code, _, err = run("attention", "--text", TEXT, *argv)
     assert code == 2 and re.search(message, err)
+
+
+def test_a_corpus_that_is_not_utf8_or_missing_is_bad_input(run, tmp_path):
+    corpus = tmp_path / "latin1.txt"
+    corpus.write_bytes("Caf\xe9 au lait.\n".encode("latin-1"))
+    code, _, err = run("attention", "--corpus", str(corpus))
+    assert code == 2 and "is not UTF-8 text" in err and err.count("\n") == 1
+    code, _, err = run("attention", "--corpus", str(tmp_path / "missing.txt"))
+    assert code == 2 and "cannot read the corpus" in err
+
+
+def test_a_plot_folder_that_cannot_be_made_fails_before_the_study(run, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err = run("attention", "--text", TEXT, "--plot", str(blocker / "figures"))
+    assert code == 2 and err.startswith("transformer-dynamics: error: ")
+
+
+@needs_minilm
+def test_a_text_of_special_tokens_only_is_bad_input(run):
+    code, _, err = run("attention", "--text", "\u200b", "--layers", "0")
+    assert code == 2 and "no token but the special ones" in err
+
+
+@needs_minilm
+def test_plot_writes_the_three_figures(run, tmp_path):
+    code, _, err = run("attention", "--text", TEXT, "--layers", "2", "--null", "0",
+                       "--plot", str(tmp_path), "--json")
+    assert code in (0, 3)
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written[0] == "b_grid.png" and written[2] == "ratio_grid.png" and len(written) == 3
+    assert written[1].startswith("head_L2_H") and f"wrote {tmp_path / written[1]}" in err

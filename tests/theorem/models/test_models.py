@@ -17,8 +17,13 @@ torch = pytest.importorskip("torch", reason=MISSING)
 transformers = pytest.importorskip("transformers", reason=MISSING)
 
 from theorem.digraphs import AttentionDigraph  # noqa: E402
-from theorem.errors import ModelError  # noqa: E402
-from theorem.models import SentenceAttention, load_model, sentence_attention  # noqa: E402
+from theorem.errors import ModelError, TheoremError  # noqa: E402
+from theorem.models import (  # noqa: E402
+    SentenceAttention,
+    attention_study,
+    load_model,
+    sentence_attention,
+)
 
 WORDS = ("the a of and to in is it on at cat dog sat mat ran over under big small red "
          "blue old new tree house river boat bread letter sleeps").split()
@@ -246,3 +251,41 @@ def test_minilm_reproduces_the_whole_shared_set(minilm):
                      json.loads((SHARED / entry["file"]).read_text(encoding="utf-8")))]
     assert len(entries) == 6 * 12 * 6
     assert different == []
+
+
+# -- the study, on the tiny model ---------------------------------------------------------
+
+def test_study_keeps_every_record_with_bounds_under_a_tiny_time_limit(tiny):
+    words = " ".join(WORDS[:12])
+    study = attention_study(tiny, [words, words[:20]], time_limit=0.05, null=1, seed=5)
+    assert len(study.records) == 2 * 2 * 4
+    for r in study.records:
+        for result in (r.profile.biclique_cover, r.profile.hub_chromatic, r.profile.chromatic):
+            assert result.lower_bound <= result.upper_bound
+        g = r.digraph                               # König's bound needs no time
+        assert r.profile.chromatic.lower_bound == max(g.out_degrees.max(), g.in_degrees.max())
+        assert len(r.null["in_degree"]) == 1
+        assert r.null["in_degree"][0].tokens == r.digraph.n
+    # the null models are drawn from (seed, sentence, layer, head): the same again
+    again = attention_study(tiny, [words, words[:20]], time_limit=0.05, null=1, seed=5)
+    assert [r.digraph for r in again.records] == [r.digraph for r in study.records]
+    assert [(p.tokens, p.edges) for r in again.records for p in r.null["random_hub"]] == \
+        [(p.tokens, p.edges) for r in study.records for p in r.null["random_hub"]]
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"sentences": "one text"}, TypeError, "sequence of str"),
+    ({"sentences": []}, ModelError, "no sentence"),
+    ({"layers": [2]}, ModelError, r"layers \[2\] not in the model's 0..1"),
+    ({"layers": "01"}, TypeError, "layers must be a sequence of integers"),
+    ({"heads": [0.5]}, TypeError, "heads must be integers"),
+    ({"null": -1}, ModelError, "null"),
+    ({"seed": -1}, ModelError, "seed"),
+    ({"workers": 0}, ModelError, "workers must be at least 1"),
+    ({"solve_limit": float("nan")}, ModelError, "solve_limit must be a positive number"),
+    ({"time_limit": -1.0}, TheoremError, "time"),
+])
+def test_study_refuses_bad_arguments_before_running_the_model(tiny, kwargs, error, message):
+    arguments = {"sentences": ["alpha beta"], **kwargs}
+    with pytest.raises(error, match=message):
+        attention_study(tiny, arguments.pop("sentences"), **arguments)
