@@ -1,13 +1,15 @@
 """Attention digraphs of a pretrained model: how fast the study runs and how much it proves.
 
-Run: ``python benchmarks/bench_attention.py [--every K] [--solve-limit S] [--null K]
-[--rule R] [--workers W] [--out FILE]`` (needs the ``models`` extra). Studies every K-th
-sentence of the project's corpus (``theorem/models/corpus.txt``) with all-MiniLM-L6-v2 and
+Run: ``python benchmarks/bench_attention.py [--every K] [--max-tokens T] [--solve-limit S]
+[--null K] [--rule R] [--workers W] [--out FILE] [--plot DIR]`` (needs the ``models`` extra).
+Studies every K-th sentence of the project's corpus (``theorem/models/corpus.txt``), or of
+those with at most T word pieces, with all-MiniLM-L6-v2 and
 prints, in markdown, the heads × sentences analysed per second (the solves in ``--workers``
 processes, one by default), the share of the real digraphs and of each null model's proved
 within ``--solve-limit`` (the CLI's default, 0.5 s, unless given), by length of the sentence,
 and the model's own time (forward passes) beside it. ``--out`` keeps the study's JSON, from
-which docs/attention.md's tables are made. Recorded in docs/benchmarks.md.
+which docs/attention.md's tables are made; ``--plot`` draws the study's figures
+(:func:`theorem.drawing.draw_attention_study`). Recorded in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -37,10 +39,13 @@ def main() -> None:
     parser.add_argument("--null", type=int, default=1)
     parser.add_argument("--rule", default="top-mass:0.9")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-tokens", type=int, help="only sentences of at most T word pieces")
     parser.add_argument("--out", help="write the study's JSON here")
+    parser.add_argument("--plot", help="write the figures in this folder")
     args = parser.parse_args()
     model = load_model("minilm")
-    sentences = read_corpus()[::args.every]
+    sentences = [s for s in read_corpus() if args.max_tokens is None
+                 or len(model.tokenizer.tokenize(s)) <= args.max_tokens][::args.every]
     start = time.perf_counter()
     for text in sentences:
         sentence_attention(model, text)
@@ -50,6 +55,11 @@ def main() -> None:
     report = study.to_json()
     if args.out:
         Path(args.out).write_text(json.dumps(report))
+    if args.plot:
+        from theorem.drawing import draw_attention_study
+
+        Path(args.plot).mkdir(parents=True, exist_ok=True)
+        draw_attention_study(study, model, args.plot)
     records = report["records"]
     print(f"{len(sentences)} sentences × {len(study.layers) * len(study.heads)} heads, rule "
           f"{study.rule}, solve limit {args.solve_limit:g} s, null {args.null}, workers "
@@ -60,8 +70,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     bins = [(8, 20), (21, 35), (36, 50), (51, 64)]
     for kind in ["real"] + (["in_degree", "random_hub"] if args.null else []):
-        profiles = [r for r in records] if kind == "real" else [
-            {**p, "tokens": p["tokens"]} for r in records for p in r["null"][kind]]
+        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
         for lo, hi in bins + [(0, 10 ** 6)]:
             chosen = [p for p in profiles if lo <= p["tokens"] <= hi]
             if not chosen:

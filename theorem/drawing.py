@@ -5,6 +5,7 @@ and hub extension, and a number per head of a model (layer × head)."""
 from __future__ import annotations
 
 import numbers
+import pathlib
 from collections.abc import Iterable
 
 import numpy as np
@@ -15,7 +16,7 @@ from .digraphs.digraph import AttentionDigraph
 from .digraphs.hubs import HubExtension
 from .errors import AttentionMatrixError, TheoremError
 
-__all__ = ["draw_hub_extension", "draw_density_cover", "draw_head_grid",
+__all__ = ["draw_hub_extension", "draw_density_cover", "draw_head_grid", "draw_attention_study",
            "draw_attention_head"]
 
 
@@ -528,3 +529,59 @@ def draw_attention_head(weights, digraph: AttentionDigraph, extension: HubExtens
                   title=f"attention: red dots = the {_count(digraph.n_edges, 'edge')} (a, b)")
     _draw_digraph_and_hubs(left, right, digraph, extension)
     return finish_figure(fig, path)
+
+
+def draw_attention_study(study, model, folder) -> list:
+    """The figures of an attention study (:func:`~theorem.models.attention_study`), as PNGs in
+    ``folder``: the layer × head grid of the median ``χ'/χ_hub`` (the lower end of its
+    interval, ``ratio_grid.png``), the grid of the median ``b`` (upper bound) against the head
+    dimension (``b_grid.png``), and the head with the largest median ratio on the first
+    sentence: its attention matrix beside its digraph and the ``b`` witness of its profile
+    (``head_L{layer}_H{head}.png``; left out when every digraph is without edges).
+
+    Parameters
+    ----------
+    study : AttentionStudy
+    model : PretrainedModel
+        The study's model: it is run once more on the first sentence for the weights.
+    folder : path-like
+        An existing folder.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+
+    Examples
+    --------
+    >>> import pytest; _ = pytest.importorskip("transformers")  # the models extra
+    >>> import tempfile
+    >>> from theorem.models import attention_study, load_model
+    >>> model = load_model("minilm")
+    >>> study = attention_study(model, ["Tokens drift together."], layers=[0], null=0)
+    >>> [p.name for p in draw_attention_study(study, model, tempfile.mkdtemp())][:2]
+    ['ratio_grid.png', 'b_grid.png']
+    """
+    from .models import sentence_attention
+
+    folder = pathlib.Path(folder)
+    grid = np.full((len(study.layers), len(study.heads), 2), np.nan)
+    for (layer, head), summary in study.per_head().items():
+        values = (summary["real"]["ratio"][0], summary["real"]["b"]["median"][1])
+        grid[study.layers.index(layer), study.heads.index(head)] = [
+            np.nan if v is None else v for v in values]
+    written = [folder / "ratio_grid.png", folder / "b_grid.png"]
+    draw_head_grid(grid[..., 0], label="median χ'/χ_hub (lower end)", path=written[0])
+    draw_head_grid(grid[..., 1], label="median b (upper bound)", reference=study.head_dim,
+                   path=written[1])
+    if np.isnan(grid[..., 0]).all():
+        return written
+    i, j = np.unravel_index(np.nanargmax(grid[..., 0]), grid.shape[:2])
+    layer, head = study.layers[i], study.heads[j]
+    record = next(r for r in study.records if (r.sentence, r.layer, r.head) == (0, layer, head))
+    weights = sentence_attention(model, study.sentences[0]).kept_weights(
+        drop_special=study.drop_special)[layer, head]
+    written.append(folder / f"head_L{layer}_H{head}.png")
+    draw_attention_head(weights, record.digraph, record.profile.biclique_cover.witness,
+                        tokens=record.digraph.labels, path=written[-1])
+    return written

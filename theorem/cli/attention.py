@@ -6,13 +6,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import numpy as np
 
 from laws.drawing import check_figure_path
 
 from ..digraphs.attention import AttentionRule
-from ..invariants.biclique_cover import biclique_cover_number
-from ..models import CORPUS, attention_study, load_model, read_corpus, sentence_attention
+from ..models import CORPUS, attention_study, load_model, read_corpus
 from .output import library_version, progress_bar, table, write_json
 
 __all__ = ["run", "indices"]
@@ -134,8 +132,10 @@ def run(args, out, err) -> int:
     else:
         _tables(study, len(sentences), out)
     if folder is not None:
-        for line in _figures(folder, model, study, args.solve_limit):
-            print(line, file=err)
+        from ..drawing import draw_attention_study
+
+        for path in draw_attention_study(study, model, folder):
+            print(f"wrote {path}", file=err)
     return 0 if study.optimal else 3
 
 
@@ -188,36 +188,3 @@ def _figure_folder(text: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     check_figure_path(folder / "ratio_grid.png")
     return folder
-
-
-def _figures(folder: Path, model, study, solve_limit: float) -> list[str]:
-    """The figures of ``--plot DIR``: the layer × head grids of the median ``χ'/χ_hub`` and of
-    the median ``b`` against the head dimension, and the head with the largest median ratio
-    on the first sentence beside its digraph and a fewest-hubs extension. Returns a line per
-    figure written (or left out)."""
-    from ..drawing import draw_attention_head, draw_head_grid
-
-    per_head = study.per_head()
-    grid = np.full((len(study.layers), len(study.heads), 2), np.nan)
-    for (layer, head), s in per_head.items():
-        i, j = study.layers.index(layer), study.heads.index(head)
-        grid[i, j] = [np.nan if v is None else v
-                      for v in (s["real"]["ratio"][0], s["real"]["b"]["median"][1])]
-    draw_head_grid(grid[..., 0], label="median χ'/χ_hub (lower end)",
-                   path=folder / "ratio_grid.png")
-    draw_head_grid(grid[..., 1], label="median b (upper bound)", reference=study.head_dim,
-                   path=folder / "b_grid.png")
-    written = [f"wrote {folder / 'ratio_grid.png'}", f"wrote {folder / 'b_grid.png'}"]
-    if np.isnan(grid[..., 0]).all():
-        return written + ["no head figure: every digraph is without edges"]
-    i, j = np.unravel_index(np.nanargmax(grid[..., 0]), grid.shape[:2])
-    layer, head = study.layers[i], study.heads[j]
-    record = next(r for r in study.records
-                  if (r.sentence, r.layer, r.head) == (0, layer, head))
-    attention = sentence_attention(model, study.sentences[0])
-    weights = attention.kept_weights(drop_special=study.drop_special)[layer, head]
-    extension = biclique_cover_number(record.digraph, time_limit=solve_limit).witness
-    path = folder / f"head_L{layer}_H{head}.png"
-    draw_attention_head(weights, record.digraph, extension, tokens=record.digraph.labels,
-                        path=path)
-    return written + [f"wrote {path}"]
