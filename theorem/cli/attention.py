@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-
 from laws.drawing import check_figure_path
 
 from ..digraphs.attention import AttentionRule
