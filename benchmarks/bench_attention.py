@@ -32,6 +32,70 @@ from theorem.models import (  # noqa: E402
 )
 
 
+BINS = [(8, 20), (21, 35), (36, 50), (51, 64), (0, 10 ** 6)]
+
+
+def _label(lo: int, hi: int) -> str:
+    return "all" if hi == 10 ** 6 else f"{lo}–{hi}"
+
+
+def _median(values) -> str:
+    return f"{np.median(values):.3g}" if len(values) else "-"
+
+
+def _pair(values_lo, values_hi) -> str:
+    lo, hi = _median(values_lo), _median(values_hi)
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def proof_table(report: dict) -> None:
+    """Share proved and median time, by sentence length, of the real digraphs and each null
+    model's."""
+    records = report["records"]
+    print("| digraphs | tokens | b proved | χ_hub proved | all proved | median s |")
+    print("|---|---|---|---|---|---|")
+    for kind in ["real"] + [k for k in ("in_degree", "random_hub") if records[0]["null"][k]]:
+        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
+        for lo, hi in BINS:
+            chosen = [p for p in profiles if lo <= p["tokens"] <= hi]
+            if not chosen:
+                continue
+            share = lambda key: np.mean([p[key]["optimal"] for p in chosen])  # noqa: E731
+            seconds = np.median([p["b"]["seconds"] + p["chi_hub"]["seconds"] for p in chosen])
+            print(f"| {kind} ({len(chosen)}) | {_label(lo, hi)} | {share('b'):.0%} | "
+                  f"{share('chi_hub'):.0%} | {np.mean([p['optimal'] for p in chosen]):.0%} | "
+                  f"{seconds:.2f} |")
+
+
+def answer_table(report: dict) -> None:
+    """The paper's question by sentence length: medians of b, χ_hub (lower–upper), χ', the
+    ratio χ'/χ_hub, and the shares with χ' ≥ 2χ_hub proved and refuted, b = 1, and b proved
+    above the head dimension."""
+    records, dim = report["records"], report["head_dim"]
+    print(f"| digraphs | tokens | b | χ_hub | χ' | χ'/χ_hub | χ' ≥ 2χ_hub proved / refuted | "
+          f"b = 1 | b > {dim} proved |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for kind in ["real"] + [k for k in ("in_degree", "random_hub") if records[0]["null"][k]]:
+        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
+        for lo, hi in BINS:
+            chosen = [p for p in profiles if lo <= p["tokens"] <= hi and p["edges"]]
+            if not chosen:
+                continue
+            b = [p["b"] for p in chosen]
+            h = [p["chi_hub"] for p in chosen]
+            c = [p["chi_prime"] for p in chosen]
+            twice = np.mean([x["lower_bound"] >= 2 * y["upper_bound"] for x, y in zip(c, h)])
+            never = np.mean([x["upper_bound"] < 2 * y["lower_bound"] for x, y in zip(c, h)])
+            print(f"| {kind} ({len(chosen)}) | {_label(lo, hi)} "
+                  f"| {_pair([r['lower_bound'] for r in b], [r['upper_bound'] for r in b])} "
+                  f"| {_pair([r['lower_bound'] for r in h], [r['upper_bound'] for r in h])} "
+                  f"| {_median([r['value'] for r in c])} "
+                  f"| {_pair([x['lower_bound'] / y['upper_bound'] for x, y in zip(c, h)], [x['upper_bound'] / y['lower_bound'] for x, y in zip(c, h)])} "  # noqa: E501
+                  f"| {twice:.0%} / {never:.0%} "
+                  f"| {np.mean([r['upper_bound'] == 1 for r in b]):.0%} "
+                  f"| {sum(r['lower_bound'] > dim for r in b)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="every K-th sentence")
@@ -42,7 +106,15 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, help="only sentences of at most T word pieces")
     parser.add_argument("--out", help="write the study's JSON here")
     parser.add_argument("--plot", help="write the figures in this folder")
+    parser.add_argument("--report", help="print the tables of a saved --out FILE, computing "
+                                         "nothing")
     args = parser.parse_args()
+    if args.report:
+        report = json.loads(Path(args.report).read_text())
+        proof_table(report)
+        print()
+        answer_table(report)
+        return
     model = load_model("minilm")
     sentences = [s for s in read_corpus() if args.max_tokens is None
                  or len(model.tokenizer.tokenize(s)) <= args.max_tokens][::args.every]
@@ -66,21 +138,9 @@ def main() -> None:
           f"{args.workers}: {study.seconds:.0f} s, {len(records) / study.seconds:.2f} digraphs/s "
           f"({len(records) * (1 + 2 * args.null) / study.seconds:.2f} profiles/s with the null "
           f"models); the model's forward passes alone: {forward:.1f} s\n")
-    print("| digraphs | tokens | b proved | χ_hub proved | all proved | median s |")
-    print("|---|---|---|---|---|---|")
-    bins = [(8, 20), (21, 35), (36, 50), (51, 64)]
-    for kind in ["real"] + (["in_degree", "random_hub"] if args.null else []):
-        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
-        for lo, hi in bins + [(0, 10 ** 6)]:
-            chosen = [p for p in profiles if lo <= p["tokens"] <= hi]
-            if not chosen:
-                continue
-            share = lambda key: np.mean([p[key]["optimal"] for p in chosen])  # noqa: E731
-            seconds = np.median([p["b"]["seconds"] + p["chi_hub"]["seconds"] for p in chosen])
-            label = "all" if hi == 10 ** 6 else f"{lo}–{hi}"
-            print(f"| {kind} ({len(chosen)}) | {label} | {share('b'):.0%} | "
-                  f"{share('chi_hub'):.0%} | {np.mean([p['optimal'] for p in chosen]):.0%} | "
-                  f"{seconds:.2f} |")
+    proof_table(report)
+    print()
+    answer_table(report)
 
 
 if __name__ == "__main__":
