@@ -96,6 +96,21 @@ def answer_table(report: dict) -> None:
                   f"| {sum(r['lower_bound'] > dim for r in b)} |")
 
 
+def head_table(report: dict) -> None:
+    """One row per head: its medians over the sentences (the study's ``per_head``)."""
+    print("| layer | head | tokens | edges | b | χ_hub | χ' | rank | χ'/χ_hub | χ' ≥ 2χ_hub "
+          "proved | all proved |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    fmt = lambda v: "-" if v is None else f"{v:.3g}"  # noqa: E731
+    pair = lambda lo, hi: fmt(lo) if fmt(lo) == fmt(hi) else f"{fmt(lo)}–{fmt(hi)}"  # noqa: E731
+    for h in report["per_head"]:
+        s = h["real"]
+        print(f"| {h['layer']} | {h['head']} | {fmt(s['tokens'])} | {fmt(s['edges'])} | "
+              f"{pair(*s['b']['median'])} | {pair(*s['chi_hub']['median'])} | "
+              f"{pair(*s['chi_prime']['median'])} | {fmt(s['real_rank'])} | {pair(*s['ratio'])} | "
+              f"{s['ratio_at_least_2']['proved']:.0%} | {s['all_proved']:.0%} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="every K-th sentence")
@@ -114,6 +129,8 @@ def main() -> None:
         proof_table(report)
         print()
         answer_table(report)
+        print()
+        head_table(report)
         return
     model = load_model("minilm")
     sentences = [s for s in read_corpus() if args.max_tokens is None
