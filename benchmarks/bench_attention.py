@@ -29,6 +29,7 @@ from theorem.models import (  # noqa: E402
     load_model,
     read_corpus,
     sentence_attention,
+    summarize,
 )
 
 
@@ -39,61 +40,56 @@ def _label(lo: int, hi: int) -> str:
     return "all" if hi == 10 ** 6 else f"{lo}–{hi}"
 
 
-def _median(values) -> str:
-    return f"{np.median(values):.3g}" if len(values) else "-"
+def _number(value) -> str:
+    return "-" if value is None else f"{value:.3g}"
 
 
-def _pair(values_lo, values_hi) -> str:
-    lo, hi = _median(values_lo), _median(values_hi)
-    return lo if lo == hi else f"{lo}–{hi}"
+def _pair(lo, hi) -> str:
+    return _number(lo) if _number(lo) == _number(hi) else f"{_number(lo)}–{_number(hi)}"
+
+
+def _by_length(report: dict):
+    """``(kind, label, profiles)`` for the real digraphs and each null model, by length."""
+    records = report["records"]
+    for kind in ["real"] + [k for k in ("in_degree", "random_hub") if records[0]["null"][k]]:
+        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
+        for lo, hi in BINS:
+            chosen = [p for p in profiles if lo <= p["tokens"] <= hi]
+            if chosen:
+                yield kind, _label(lo, hi), chosen
 
 
 def proof_table(report: dict) -> None:
     """Share proved and median time, by sentence length, of the real digraphs and each null
     model's."""
-    records = report["records"]
     print("| digraphs | tokens | b proved | χ_hub proved | all proved | median s |")
     print("|---|---|---|---|---|---|")
-    for kind in ["real"] + [k for k in ("in_degree", "random_hub") if records[0]["null"][k]]:
-        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
-        for lo, hi in BINS:
-            chosen = [p for p in profiles if lo <= p["tokens"] <= hi]
-            if not chosen:
-                continue
-            share = lambda key: np.mean([p[key]["optimal"] for p in chosen])  # noqa: E731
-            seconds = np.median([p["b"]["seconds"] + p["chi_hub"]["seconds"] for p in chosen])
-            print(f"| {kind} ({len(chosen)}) | {_label(lo, hi)} | {share('b'):.0%} | "
-                  f"{share('chi_hub'):.0%} | {np.mean([p['optimal'] for p in chosen]):.0%} | "
-                  f"{seconds:.2f} |")
+    for kind, label, chosen in _by_length(report):
+        s = summarize(chosen, report["head_dim"])
+        seconds = np.median([p["b"]["seconds"] + p["chi_hub"]["seconds"] for p in chosen])
+        print(f"| {kind} ({len(chosen)}) | {label} | {s['b']['proved']:.0%} | "
+              f"{s['chi_hub']['proved']:.0%} | {s['all_proved']:.0%} | {seconds:.2f} |")
 
 
 def answer_table(report: dict) -> None:
-    """The paper's question by sentence length: medians of b, χ_hub (lower–upper), χ', the
-    ratio χ'/χ_hub, and the shares with χ' ≥ 2χ_hub proved and refuted, b = 1, and b proved
-    above the head dimension."""
-    records, dim = report["records"], report["head_dim"]
+    """The paper's question by sentence length (:func:`theorem.models.summarize` of the
+    digraphs with an edge): medians of b, χ_hub, χ' and the ratio χ'/χ_hub, the shares with
+    χ' ≥ 2χ_hub proved and refuted and with b = 1, and the count with b proved above the
+    head dimension."""
+    dim = report["head_dim"]
     print(f"| digraphs | tokens | b | χ_hub | χ' | χ'/χ_hub | χ' ≥ 2χ_hub proved / refuted | "
           f"b = 1 | b > {dim} proved |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for kind in ["real"] + [k for k in ("in_degree", "random_hub") if records[0]["null"][k]]:
-        profiles = records if kind == "real" else [p for r in records for p in r["null"][kind]]
-        for lo, hi in BINS:
-            chosen = [p for p in profiles if lo <= p["tokens"] <= hi and p["edges"]]
-            if not chosen:
-                continue
-            b = [p["b"] for p in chosen]
-            h = [p["chi_hub"] for p in chosen]
-            c = [p["chi_prime"] for p in chosen]
-            twice = np.mean([x["lower_bound"] >= 2 * y["upper_bound"] for x, y in zip(c, h)])
-            never = np.mean([x["upper_bound"] < 2 * y["lower_bound"] for x, y in zip(c, h)])
-            print(f"| {kind} ({len(chosen)}) | {_label(lo, hi)} "
-                  f"| {_pair([r['lower_bound'] for r in b], [r['upper_bound'] for r in b])} "
-                  f"| {_pair([r['lower_bound'] for r in h], [r['upper_bound'] for r in h])} "
-                  f"| {_median([r['value'] for r in c])} "
-                  f"| {_pair([x['lower_bound'] / y['upper_bound'] for x, y in zip(c, h)], [x['upper_bound'] / y['lower_bound'] for x, y in zip(c, h)])} "  # noqa: E501
-                  f"| {twice:.0%} / {never:.0%} "
-                  f"| {np.mean([r['upper_bound'] == 1 for r in b]):.0%} "
-                  f"| {sum(r['lower_bound'] > dim for r in b)} |")
+    for kind, label, chosen in _by_length(report):
+        chosen = [p for p in chosen if p["edges"]]
+        if not chosen:
+            continue
+        s = summarize(chosen, dim)
+        twice = s["ratio_at_least_2"]
+        print(f"| {kind} ({len(chosen)}) | {label} | {_pair(*s['b']['median'])} "
+              f"| {_pair(*s['chi_hub']['median'])} | {_pair(*s['chi_prime']['median'])} "
+              f"| {_pair(*s['ratio'])} | {twice['proved']:.0%} / {twice['refuted']:.0%} "
+              f"| {s['one_hub']:.0%} | {s['b_above_head_dim']['proved']} |")
 
 
 def head_table(report: dict) -> None:
@@ -101,13 +97,12 @@ def head_table(report: dict) -> None:
     print("| layer | head | tokens | edges | b | χ_hub | χ' | rank | χ'/χ_hub | χ' ≥ 2χ_hub "
           "proved | all proved |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    fmt = lambda v: "-" if v is None else f"{v:.3g}"  # noqa: E731
-    pair = lambda lo, hi: fmt(lo) if fmt(lo) == fmt(hi) else f"{fmt(lo)}–{fmt(hi)}"  # noqa: E731
     for h in report["per_head"]:
         s = h["real"]
-        print(f"| {h['layer']} | {h['head']} | {fmt(s['tokens'])} | {fmt(s['edges'])} | "
-              f"{pair(*s['b']['median'])} | {pair(*s['chi_hub']['median'])} | "
-              f"{pair(*s['chi_prime']['median'])} | {fmt(s['real_rank'])} | {pair(*s['ratio'])} | "
+        print(f"| {h['layer']} | {h['head']} | {_number(s['tokens'])} | {_number(s['edges'])} | "
+              f"{_pair(*s['b']['median'])} | {_pair(*s['chi_hub']['median'])} | "
+              f"{_pair(*s['chi_prime']['median'])} | {_number(s['real_rank'])} | "
+              f"{_pair(*s['ratio'])} | "
               f"{s['ratio_at_least_2']['proved']:.0%} | {s['all_proved']:.0%} |")
 
 

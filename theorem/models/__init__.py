@@ -6,7 +6,7 @@ is loaded or run."""
 
 from .attention import CORPUS, SentenceAttention, read_corpus, sentence_attention
 from .loading import MINILM, PretrainedModel, load_model, minilm_path, require_transformers
-from .study import AttentionStudy, HeadRecord, attention_study, ratio_bounds
+from .study import AttentionStudy, HeadRecord, attention_study, ratio_bounds, summarize
 
 __all__ = [
     "MINILM",
@@ -22,4 +22,5 @@ __all__ = [
     "AttentionStudy",
     "HeadRecord",
     "ratio_bounds",
+    "summarize",
 ]

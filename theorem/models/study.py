@@ -26,19 +26,21 @@ from ..sat.budget import deadline_after
 from .attention import sentence_attention
 from .loading import PretrainedModel
 
-__all__ = ["HeadRecord", "AttentionStudy", "attention_study", "ratio_bounds"]
+__all__ = ["HeadRecord", "AttentionStudy", "attention_study", "ratio_bounds", "summarize"]
 
 #: The null models, by the key they have in records and reports.
 NULL_MODELS = ("in_degree", "random_hub")
 
 
-def ratio_bounds(profile: InvariantProfile) -> tuple[float, float]:
+def ratio_bounds(profile) -> tuple[float, float]:
     """The interval ``χ'/χ_hub`` is proved to lie in: ``[χ'_lo / χ_hub_hi, χ'_hi / χ_hub_lo]``
     (``nan`` for a digraph without edges, where both are 0).
 
     Parameters
     ----------
-    profile : InvariantProfile
+    profile : InvariantProfile or dict
+        A profile, or its :meth:`~theorem.invariants.InvariantProfile.to_json` form (as a
+        saved study holds it).
 
     Returns
     -------
@@ -52,10 +54,12 @@ def ratio_bounds(profile: InvariantProfile) -> tuple[float, float]:
     >>> ratio_bounds(invariant_profile(complete_bipartite(3, 4)))
     (4.0, 4.0)
     """
-    hub, chromatic = profile.hub_chromatic, profile.chromatic
-    if hub.upper_bound == 0:
+    profile = profile if isinstance(profile, dict) else profile.to_json()
+    hub, chromatic = profile["chi_hub"], profile["chi_prime"]
+    if hub["upper_bound"] == 0:
         return (np.nan, np.nan)
-    return (chromatic.lower_bound / hub.upper_bound, chromatic.upper_bound / hub.lower_bound)
+    return (chromatic["lower_bound"] / hub["upper_bound"],
+            chromatic["upper_bound"] / hub["lower_bound"])
 
 
 @dataclass(frozen=True)
@@ -128,44 +132,74 @@ def _share(flags) -> float | None:
     return float(np.mean(flags)) if len(flags) else None
 
 
-def _summary(profiles: list[InvariantProfile], head_dim: int) -> dict:
-    """Medians and shares over ``profiles`` (the same head on every sentence, or a null
-    model's): each invariant's median lower and upper bound, the median ratio's interval,
-    the share proved, and the shares of ``χ' ≥ 2χ_hub`` proved and refuted — over the
-    digraphs with an edge (``χ'/χ_hub`` is 0/0 on the others, counted in ``edgeless``)."""
+def summarize(profiles, head_dim: int) -> dict:
+    """Medians and shares over invariant profiles (one head on every sentence, a null
+    model's, the digraphs of one length), as the study and its reports give them.
+
+    Each invariant's median lower and upper bound (the true median lies between them), the
+    share proved, the median ratio's interval (:func:`ratio_bounds`), and the shares of
+    ``χ' ≥ 2χ_hub`` proved (``χ'_lo ≥ 2χ_hub_hi``) and refuted (``χ'_hi < 2χ_hub_lo``) — over
+    the digraphs with an edge (``χ'/χ_hub`` is 0/0 on the others, counted in ``edgeless``);
+    the share with one hub (``b = 1``) and the counts with ``b`` proved and possibly above
+    ``head_dim``. A median or share over nothing is ``None`` (strict JSON).
+
+    Parameters
+    ----------
+    profiles : sequence of dict
+        :meth:`~theorem.invariants.InvariantProfile.to_json` forms (what the records of
+        :meth:`AttentionStudy.to_json` hold).
+    head_dim : int
+
+    Returns
+    -------
+    dict
+        ``digraphs``, ``tokens``, ``edges``, ``b``, ``chi_hub``, ``chi_prime`` (each
+        ``{"median": [lower, upper], "proved": share}``), ``real_rank``,
+        ``real_rank_missing``, ``ratio``, ``edgeless``, ``ratio_at_least_2``, ``one_hub``,
+        ``b_above_head_dim``, ``all_proved``.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_bipartite, transitive_tournament
+    >>> from theorem.invariants import invariant_profile
+    >>> s = summarize([invariant_profile(g).to_json() for g in
+    ...                (complete_bipartite(3, 4), transitive_tournament(4))], head_dim=32)
+    >>> s["chi_prime"], s["ratio"], s["ratio_at_least_2"]
+    ({'median': [3.5, 3.5], 'proved': 1.0}, [2.75, 2.75], {'proved': 0.5, 'refuted': 0.5})
+    """
+    profiles = list(profiles)
     out = {"digraphs": len(profiles),
-           "tokens": _median([p.tokens for p in profiles]),
-           "edges": _median([p.edges for p in profiles])}
-    for key, attribute in (("b", "biclique_cover"), ("chi_hub", "hub_chromatic"),
-                           ("chi_prime", "chromatic")):
-        results = [getattr(p, attribute) for p in profiles]
-        out[key] = {"median": [_median([r.lower_bound for r in results]),
-                               _median([r.upper_bound for r in results])],
-                    "proved": float(np.mean([r.optimal for r in results]))}
-    out["real_rank"] = _median([np.nan if p.real_rank is None else p.real_rank
-                                for p in profiles])
-    out["real_rank_missing"] = sum(p.real_rank is None for p in profiles)
+           "tokens": _median([p["tokens"] for p in profiles]),
+           "edges": _median([p["edges"] for p in profiles])}
+    for key in ("b", "chi_hub", "chi_prime"):
+        results = [p[key] for p in profiles]
+        out[key] = {"median": [_median([r["lower_bound"] for r in results]),
+                               _median([r["upper_bound"] for r in results])],
+                    "proved": _share([r["optimal"] for r in results])}
+    ranks = [p["real_rank"] for p in profiles]
+    out["real_rank"] = _median([np.nan if r is None else r for r in ranks])
+    out["real_rank_missing"] = sum(r is None for r in ranks)
     ratios = np.array([ratio_bounds(p) for p in profiles]).reshape(-1, 2)
     out["ratio"] = [_median(ratios[:, 0]), _median(ratios[:, 1])]
-    with_edges = [p for p in profiles if p.edges]
+    with_edges = [p for p in profiles if p["edges"]]
     out["edgeless"] = len(profiles) - len(with_edges)
     out["ratio_at_least_2"] = {
-        "proved": _share([p.chromatic.lower_bound >= 2 * p.hub_chromatic.upper_bound
+        "proved": _share([p["chi_prime"]["lower_bound"] >= 2 * p["chi_hub"]["upper_bound"]
                           for p in with_edges]),
-        "refuted": _share([p.chromatic.upper_bound < 2 * p.hub_chromatic.lower_bound
+        "refuted": _share([p["chi_prime"]["upper_bound"] < 2 * p["chi_hub"]["lower_bound"]
                            for p in with_edges])}
-    out["one_hub"] = float(np.mean([p.biclique_cover.upper_bound == 1 for p in profiles]))
+    out["one_hub"] = _share([p["b"]["upper_bound"] == 1 for p in profiles])
     out["b_above_head_dim"] = {
-        "proved": int(sum(p.biclique_cover.lower_bound > head_dim for p in profiles)),
-        "possible": int(sum(p.biclique_cover.upper_bound > head_dim for p in profiles))}
-    out["all_proved"] = float(np.mean([p.optimal for p in profiles]))
+        "proved": sum(p["b"]["lower_bound"] > head_dim for p in profiles),
+        "possible": sum(p["b"]["upper_bound"] > head_dim for p in profiles)}
+    out["all_proved"] = _share([p["optimal"] for p in profiles])
     return out
 
 
 def _null_summaries(records, head_dim: int) -> dict:
-    """The :func:`_summary` of each null model's profiles over ``records``, for the null
+    """The :func:`summarize` of each null model's profiles over ``records``, for the null
     models they have."""
-    return {k: _summary([p for r in records for p in r.null.get(k, ())], head_dim)
+    return {k: summarize([p.to_json() for r in records for p in r.null.get(k, ())], head_dim)
             for k in NULL_MODELS if any(r.null.get(k) for r in records)}
 
 
@@ -213,7 +247,7 @@ class AttentionStudy:
 
     def per_head(self) -> dict:
         """The summary of each head over the sentences, keyed ``(layer, head)``: the real
-        digraphs' and each null model's medians and shares (:func:`_summary`).
+        digraphs' and each null model's medians and shares (:func:`summarize`).
 
         Returns
         -------
@@ -233,7 +267,7 @@ class AttentionStudy:
             for head in self.heads:
                 records = [r for r in self.records if (r.layer, r.head) == (layer, head)]
                 out[layer, head] = {
-                    "real": _summary([r.profile for r in records], self.head_dim),
+                    "real": summarize([r.profile.to_json() for r in records], self.head_dim),
                     **_null_summaries(records, self.head_dim)}
         return out
 
@@ -253,7 +287,7 @@ class AttentionStudy:
         >>> sorted(study.overall())
         ['real']
         """
-        return {"real": _summary([r.profile for r in self.records], self.head_dim),
+        return {"real": summarize([r.profile.to_json() for r in self.records], self.head_dim),
                 **_null_summaries(self.records, self.head_dim)}
 
     @property
