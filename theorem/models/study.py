@@ -406,8 +406,9 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
     left)`` seconds, where ``left`` is what remains of ``time_limit`` (which counts from the
     call: the model's forward passes and the workers' start, a few seconds, are in it); a
     digraph left unproved is kept with its bounds. Once the budget is spent, each digraph
-    left still gets its polynomial bounds (``χ'``, the rank, the trivial bounds of ``b`` and
-    ``χ_hub``), about 20 ms a profile, so a study never ends without every record.
+    left still gets 1 ms a solve — the bounds found first (``χ' ≥`` the largest degree,
+    the trivial bounds of ``b`` and ``χ_hub``; the rank may be missing), about 20 ms a
+    profile — so a study never ends without every record.
 
     The solves run in ``workers`` processes started with ``spawn``: a script that calls this
     function must do so under ``if __name__ == "__main__":`` (the processes import it).
