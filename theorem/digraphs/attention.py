@@ -370,8 +370,8 @@ def attention_digraph(weights, *, rule="top-mass:0.9", drop=(), labels=None,
 
     Examples
     --------
-    Query 2 attends to keys 0 and 2 (itself), so the digraph has the edge ``(0, 2)`` and one
-    dropped loop:
+    Query 2 keeps keys 2 (itself) and 0, so the digraph has the edge ``(0, 2)``; queries 0
+    and 2 keep their own keys, two dropped loops:
 
     >>> a = np.array([[0.5, 0.3, 0.2], [0.1, 0.1, 0.8], [0.3, 0.2, 0.5]])
     >>> g = attention_digraph(a, rule="top-mass:0.75", labels=["x", "y", "z"])
