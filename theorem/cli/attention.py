@@ -116,9 +116,7 @@ def run(args, out, err) -> int:
     rule = AttentionRule.parse(args.rule)
     folder = _figure_folder(args.plot) if args.plot else None     # before any computation
     show = not args.json or args.progress
-    if show:
-        print(f"loading {args.model} ...", file=err, flush=True)
-    model = load_model(args.model)
+    model = load_model(args.model)       # no progress line first: bad input stays one line
     study = attention_study(
         model, sentences, rule=rule, layers=args.layers, heads=args.heads,
         drop_special=not args.keep_special, null=args.null, time_limit=args.time_limit,

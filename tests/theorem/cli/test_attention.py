@@ -75,8 +75,8 @@ def test_an_empty_corpus_is_bad_input(run, tmp_path):
     (["--model", "/nonexistent/model"], "not a model folder in Hugging Face format"),
 ])
 def test_bad_model_options_exit_2(run, argv, message):
-    code, _, err = run("attention", "--text", TEXT, *argv)
-    assert code == 2 and re.search(message, err)
+    code, _, err = run("attention", "--text", TEXT, *argv)      # without --json: tables mode
+    assert code == 2 and re.search(message, err) and err.count("\n") == 1
 
 
 def test_a_corpus_that_is_not_utf8_or_missing_is_bad_input(run, tmp_path):
