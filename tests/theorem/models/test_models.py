@@ -16,7 +16,7 @@ MISSING = "the models extra (torch, transformers) is not installed"
 torch = pytest.importorskip("torch", reason=MISSING)
 transformers = pytest.importorskip("transformers", reason=MISSING)
 
-from theorem.digraphs import AttentionDigraph  # noqa: E402
+from theorem.digraphs import AttentionDigraph, kept_keys  # noqa: E402
 from theorem.errors import ModelError, TheoremError  # noqa: E402
 from theorem.models import (  # noqa: E402
     SentenceAttention,
@@ -231,9 +231,8 @@ def test_minilm_reproduces_stored_digraphs(minilm, entry):
     result = sentence_attention(minilm, text)
     assert result.weights.shape == (6, 12, entry["tokens"] + 2, entry["tokens"] + 2)
     g = result.digraphs()[entry["layer"], entry["head"]]
-    assert g.n_edges == entry["edges"]
-    assert g == stored
     assert g.labels == stored.labels
+    assert _unexplained(result, entry["layer"], entry["head"], stored) == []
 
 
 @needs_minilm
@@ -242,15 +241,49 @@ def test_minilm_reproduces_stored_digraphs(minilm, entry):
 def test_minilm_reproduces_the_whole_shared_set(minilm):
     """Its index.json says how the set was made from this model (top-mass 0.9, [CLS] and
     [SEP] dropped and the rows renormalized, float64); the pipeline with the same settings
-    gives the same digraph, labels included, on every one of the 432 heads."""
+    gives the same digraph on at least 99 % of the 432 heads (on the machine that made the
+    set: on all of them), and every difference is a query at the float32 rounding of the
+    mass boundary or of a tie (another CPU's kernels may round the model's float32 apart)."""
     sentences, entries = _stored(SHARED)
-    digraphs = [sentence_attention(minilm, text).digraphs("top-mass:0.9") for text in sentences]
-    different = [entry["file"] for entry in entries
-                 if digraphs[entry["sentence"]][entry["layer"], entry["head"]]
-                 != AttentionDigraph.from_json(
-                     json.loads((SHARED / entry["file"]).read_text(encoding="utf-8")))]
+    attentions = [sentence_attention(minilm, text) for text in sentences]
+    same, unexplained = 0, []
+    for entry in entries:
+        stored = AttentionDigraph.from_json(
+            json.loads((SHARED / entry["file"]).read_text(encoding="utf-8")))
+        attention = attentions[entry["sentence"]]
+        same += attention.digraphs()[entry["layer"], entry["head"]] == stored
+        unexplained += [(entry["file"], b) for b in
+                        _unexplained(attention, entry["layer"], entry["head"], stored)]
     assert len(entries) == 6 * 12 * 6
-    assert different == []
+    assert same >= 0.99 * len(entries) and unexplained == []
+
+
+#: How far the model's float32 attention may move between machines' kernels, as a weight
+#: or a prefix sum of at most 64 weights (about 64 · 2⁻²⁴, with room).
+FLOAT32_SLACK = 1e-5
+
+
+def _unexplained(attention, layer, head, stored, tau=0.9):
+    """The queries whose kept keys differ from ``stored`` without a float32 reason: a prefix
+    sum of the row within :data:`FLOAT32_SLACK` of ``tau`` at the cut, or two weights that
+    close around it."""
+    digraph = attention.digraphs(f"top-mass:{tau}")[layer, head]
+    weights = attention.kept_weights()[layer, head]
+    counts = kept_keys(weights, f"top-mass:{tau}").sum(axis=1)
+    out = []
+    for b in range(digraph.n):
+        mine = set(digraph.edges[digraph.edges[:, 1] == b, 0].tolist())
+        theirs = set(stored.edges[stored.edges[:, 1] == b, 0].tolist())
+        if mine == theirs:
+            continue
+        row = np.sort(weights[b])[::-1]
+        cumulative = np.cumsum(row)
+        cut = int(counts[b])
+        near = np.abs(cumulative[max(cut - 2, 0):cut] - tau).min() < FLOAT32_SLACK
+        tie = cut < len(row) and row[cut - 1] - row[cut] < FLOAT32_SLACK
+        if not (near or tie):
+            out.append(b)
+    return out
 
 
 # -- the study, on the tiny model ---------------------------------------------------------
