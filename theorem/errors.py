@@ -16,6 +16,7 @@ __all__ = [
     "TooManyBicliquesError",
     "AttentionMatrixError",
     "ModelError",
+    "HeadError",
 ]
 
 
@@ -56,3 +57,8 @@ class AttentionMatrixError(TheoremError):
 class ModelError(TheoremError):
     """A pretrained model cannot be loaded (no such folder, not in Hugging Face format), or a
     text does not fit it."""
+
+
+class HeadError(TheoremError):
+    """An attention-head construction (Section 3) was asked for what it cannot give: tokens
+    in a dimension below their number, or one bilinear weight for edges it cannot realize."""

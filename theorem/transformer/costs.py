@@ -1,0 +1,253 @@
+r"""What each way of realizing a digraph's attention costs, side by side, each construction
+verified.
+
+docs/transformer.md#the-cost-table. For one digraph on ``N`` orthonormal tokens in ``R^d``:
+
+* **hub-feature functions** (Main Theorem part ii): ``χ_hub`` weights from a colored hub
+  extension with ``n`` hubs, weight ``j`` of rank ``n_j`` — on the token set the heads of
+  :func:`attention_heads` (key dimension ``n_j``), on ``S^{d−1}`` the density cover of
+  :func:`~theorem.covers.density_cover` with bump kernels of radius ``π/4`` (the tokens are
+  ``π/2`` apart, so the balls are disjoint), verified by
+  :func:`~theorem.covers.verify_density_cover`;
+* **bilinear** ``K = I`` weights: ``χ'`` of them (:func:`bilinear_density_cover`), query maps
+  ``d × d``, verified by :func:`verify_bilinear_cover`;
+* **one function**: rank ``rank_R(M)`` (part i's universal one-function cover), on the
+  token set the single head of :func:`factored_head`.
+
+Parameters are counted as entries of the key and query maps: ``2 d n`` for the hub heads,
+``χ' d²`` for the bilinear ones (the key is the identity), ``2 d rank_R(M)`` for one head.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from laws import BumpKernel
+from manifolds import Sphere
+
+from ..covers.density_covers import MAX_COVER_VERTICES, density_cover
+from ..covers.verification import VerificationReport, verify_density_cover
+from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..errors import TheoremError
+from ..invariants.profile import InvariantProfile, invariant_profile
+from ..sat.budget import anytime, deadline_after
+from .bilinear import BilinearCover, bilinear_density_cover, verify_bilinear_cover
+from .heads import (DEFAULT_BETAS, AttentionHeads, HeadsReport, attention_heads, factored_head,
+                    orthonormal_tokens, verify_attention_heads)
+
+__all__ = ["HeadCosts", "head_costs"]
+
+
+@dataclass(frozen=True, eq=False)
+class HeadCosts:
+    """The constructions of :func:`head_costs` for one digraph, with their verifications.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    d : int
+        Token dimension.
+    profile : InvariantProfile
+        ``b``, ``χ_hub``, ``χ'`` and ``rank_R(M)`` with bounds and witnesses.
+    hub_heads : AttentionHeads
+        One head per color of ``profile.hub_chromatic.witness``.
+    hub_heads_report : HeadsReport
+    hub_functions_report : VerificationReport or None
+        The density cover of the same colored hub extension on ``S^{d−1}``; ``None`` when the
+        time limit ran out first (or the digraph is over
+        :data:`~theorem.covers.MAX_COVER_VERTICES` vertices).
+    bilinear : BilinearCover
+    bilinear_report : VerificationReport
+    one_head : AttentionHeads
+        :func:`factored_head`.
+    one_head_report : HeadsReport
+    elapsed : float
+        Seconds.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import complete_bipartite
+    >>> costs = head_costs(complete_bipartite(3, 4), time_limit=30)
+    >>> [row[:3] for row in costs.rows()]
+    [['hub-feature functions', '1', '1 hub'], ['bilinear, K = I', '4', '3, 3, 3, 3 edges'], ['one function, rank_R(M)', '1', 'rank 1']]
+    >>> costs.verified, costs.optimal
+    (True, True)
+    """
+
+    digraph: AttentionDigraph
+    d: int
+    profile: InvariantProfile
+    hub_heads: AttentionHeads
+    hub_heads_report: HeadsReport
+    hub_functions_report: VerificationReport | None
+    bilinear: BilinearCover
+    bilinear_report: VerificationReport
+    one_head: AttentionHeads
+    one_head_report: HeadsReport
+    elapsed: float
+
+    @property
+    def verified(self) -> bool:
+        """Whether every construction passed its verification (the continuum hub functions
+        included: not verified in time counts as not verified)."""
+        return (self.hub_heads_report.passed and self.bilinear_report.passed
+                and self.one_head_report.passed and self.hub_functions_report is not None
+                and self.hub_functions_report.passed)
+
+    @property
+    def optimal(self) -> bool:
+        """Whether ``b``, ``χ_hub`` and ``χ'`` are proved (so the head counts are the least)."""
+        return self.profile.optimal
+
+    def rows(self) -> list[list[str]]:
+        """The cost table's rows: construction, functions (heads), their ranks or key
+        dimensions, parameters, verified.
+
+        Returns
+        -------
+        list of list of str
+
+        Examples
+        --------
+        >>> from theorem.digraphs import transitive_tournament
+        >>> rows = head_costs(transitive_tournament(3), time_limit=30).rows()
+        >>> [r[0] for r in rows], rows[1][1]
+        (['hub-feature functions', 'bilinear, K = I', 'one function, rank_R(M)'], '2')
+        """
+        hub = self.profile.hub_chromatic
+        bound = "" if hub.optimal else f" (χ_hub ∈ [{hub.lower_bound}, {hub.upper_bound}])"
+        continuum = ("not in time" if self.hub_functions_report is None
+                     else _yes(self.hub_functions_report.passed))
+        n_hubs = self.hub_heads.extension.n_hubs
+        return [
+            ["hub-feature functions", f"{self.hub_heads.n_heads}{bound}",
+             f"{n_hubs} hub{'s' if n_hubs != 1 else ''}",
+             ", ".join(map(str, self.hub_heads.key_dims)) or "-",
+             str(self.hub_heads.n_parameters),
+             f"token set {_yes(self.hub_heads_report.passed)}, S^{self.d - 1} {continuum}"],
+            ["bilinear, K = I", str(self.bilinear.n_weights),
+             ", ".join(map(str, self.bilinear.ranks)) + " edges" if self.bilinear.ranks else "-",
+             f"{self.d}×{self.d}", str(self.bilinear.n_parameters),
+             f"S^{self.d - 1} {_yes(self.bilinear_report.passed)}"],
+            ["one function, rank_R(M)", "1", f"rank {self.one_head.key_dims[0]}",
+             str(self.one_head.key_dims[0]), str(self.one_head.n_parameters),
+             f"token set {_yes(self.one_head_report.passed)}"],
+        ]
+
+    def to_json(self) -> dict:
+        """The table as JSON: keys ``hub_heads``, ``bilinear_heads``, ``universal_rank``,
+        ``token_heads``, plus ``d``, ``digraph``, ``verified``, ``optimal``, ``elapsed``.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from theorem.digraphs import complete_bipartite
+        >>> data = head_costs(complete_bipartite(3, 4), time_limit=30).to_json()
+        >>> data["hub_heads"]["functions"], data["bilinear_heads"]["functions"], data["universal_rank"]["rank"]
+        (1, 4, 1)
+        """
+        hub, one = self.hub_heads, self.one_head
+        p = self.profile
+        return {
+            "digraph": {"n": self.digraph.n, "edges": self.digraph.n_edges},
+            "d": self.d,
+            "hub_heads": {
+                "functions": hub.n_heads, "chi_hub": p.hub_chromatic.summary(),
+                "hubs": hub.extension.n_hubs, "b": p.biclique_cover.summary(),
+                "ranks": list(hub.key_dims), "parameters": hub.n_parameters,
+                "verified": {"token_set": self.hub_heads_report.passed,
+                             "continuum": None if self.hub_functions_report is None
+                             else self.hub_functions_report.passed}},
+            "bilinear_heads": {
+                "functions": self.bilinear.n_weights, "chi_prime": p.chromatic.summary(),
+                "query_dim": self.d, "ranks": list(self.bilinear.ranks),
+                "parameters": self.bilinear.n_parameters,
+                "strict_maxima": all(r <= 1 for r in self.bilinear.ranks),
+                "verified": self.bilinear_report.passed},
+            "universal_rank": {"rank": one.key_dims[0], "real_rank": p.real_rank,
+                               "functions": 1, "parameters": one.n_parameters,
+                               "verified": self.one_head_report.passed},
+            "token_heads": {
+                "hub": {"heads": hub.n_heads, "key_dims": list(hub.key_dims),
+                        "parameters": hub.n_parameters, **self.hub_heads_report.to_dict()},
+                "one_head": {"heads": 1, "key_dim": one.key_dims[0],
+                             "parameters": one.n_parameters, **self.one_head_report.to_dict()}},
+            "verified": self.verified, "optimal": self.optimal, "elapsed": self.elapsed,
+        }
+
+
+def _yes(passed: bool) -> str:
+    return "passed" if passed else "FAILED"
+
+
+def _verify_continuum(report, cover) -> None:
+    report(verify_density_cover(cover, rng=0))
+
+
+def head_costs(digraph: AttentionDigraph, *, d: int | None = None, time_limit: float = 60.0,
+               betas=DEFAULT_BETAS) -> HeadCosts:
+    r"""Hub-feature heads, bilinear ``K = I`` heads and the one-function cover of ``digraph``,
+    built and verified, with their sizes (module docs).
+
+    Half of ``time_limit`` goes to the invariants (:func:`~theorem.invariants.invariant_profile`;
+    an unproved ``χ_hub`` is used through its witness, an upper bound), the token-set and
+    bilinear checks take milliseconds, and the density cover of the hub functions on
+    ``S^{d−1}`` is verified with what is left (in a child process, so the limit holds; it is
+    reported as not verified when the time runs out).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    d : int, optional
+        Token dimension (``≥ N``); default ``max(N, 2)``.
+    time_limit : float
+        Seconds for the whole.
+    betas : sequence of float
+        Inverse temperatures for ``ε(β)``.
+
+    Returns
+    -------
+    HeadCosts
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``d`` not an integer.
+    HeadError
+        ``d < N``.
+    TheoremError
+        ``time_limit`` is not a positive, finite number of seconds.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> costs = head_costs(transitive_tournament(3), time_limit=30)
+    >>> costs.hub_heads.n_heads, costs.bilinear.n_weights, costs.one_head.key_dims
+    (2, 2, (2,))
+    """
+    start = time.monotonic()
+    check_digraph(digraph)
+    if time_limit is None:
+        raise TheoremError("head_costs needs a time_limit (seconds): the continuum verification "
+                           "is cut off when it runs out")
+    deadline = deadline_after(time_limit)
+    d = max(digraph.n, 2) if d is None else d
+    one = factored_head(digraph, d)          # checks d first
+    profile = invariant_profile(digraph, time_limit=time_limit / 2)
+    hub = attention_heads(digraph, profile.hub_chromatic.witness, d)
+    bilinear = bilinear_density_cover(digraph, d)
+    continuum = None
+    if digraph.n <= MAX_COVER_VERTICES and deadline - time.monotonic() > 0.05:
+        space = Sphere(d - 1)
+        cover = density_cover(digraph, profile.hub_chromatic.witness,
+                              orthonormal_tokens(digraph.n, d), BumpKernel(space, math.pi / 4),
+                              rng=0, validate=False)
+        continuum, _ = anytime(_verify_continuum, deadline, cover)
+    return HeadCosts(digraph, d, profile, hub, verify_attention_heads(hub, betas=betas), continuum,
+                     bilinear, verify_bilinear_cover(bilinear, rng=0), one,
+                     verify_attention_heads(one, betas=betas), time.monotonic() - start)
