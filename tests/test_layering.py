@@ -4,7 +4,8 @@ import statement, relative ones resolved) and, for the top-level packages, at ru
 * manifolds imports neither laws nor theorem; laws does not import theorem;
 * theorem.digraphs, theorem.invariants and theorem.sat import no geometry (neither laws nor
   manifolds, except its argument checks, manifolds.validation) and neither covers nor cli;
-* theorem.covers imports no cli; theorem.models (the models extra) imports no geometry, no
+* theorem.covers imports no cli and not theorem.transformer (Section 3), which imports no cli,
+  no drawing and no models; theorem.models (the models extra) imports no geometry, no
   covers and no cli, and nothing imports torch or transformers at import time (only
   theorem.models, lazily, when a model is loaded);
 * nothing outside manifolds calls a private method of a space.
@@ -29,13 +30,18 @@ RULES = {
                             "theorem.drawing"}, {"manifolds.validation"}),
     "theorem.sat": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
                      "theorem.invariants"}, {"manifolds.validation"}),
-    "theorem.covers": ({"theorem.cli", "theorem.models", "torch", "transformers"}, set()),
+    "theorem.covers": ({"theorem.cli", "theorem.models", "theorem.transformer", "torch",
+                        "transformers"}, set()),
+    # Section 3 builds on the covers and the laws; nothing below it imports it
+    "theorem.transformer": ({"theorem.cli", "theorem.models", "theorem.drawing", "torch",
+                             "transformers"}, set()),
     # the attention of pretrained models (models extra): torch only through its lazy import
     "theorem.models": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
                         "torch", "transformers"}, {"manifolds.validation"}),
 }
 for _combinatorics in ("theorem.digraphs", "theorem.invariants", "theorem.sat"):
-    RULES[_combinatorics][0].update({"theorem.models", "torch", "transformers"})
+    RULES[_combinatorics][0].update({"theorem.models", "theorem.transformer", "torch",
+                                     "transformers"})
 
 
 def _modules(package: str):

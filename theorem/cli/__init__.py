@@ -1,5 +1,6 @@
 """The ``transformer-dynamics`` command line: one module per command (``spaces``,
-``invariants``, ``verify``, ``figures``, ``simulate``, ``attention``), shared options and output.
+``invariants``, ``verify``, ``figures``, ``simulate``, ``attention``, ``heads``), shared options
+and output.
 
 Subcommands:
 
@@ -21,6 +22,11 @@ Subcommands:
     The attention digraphs of a pretrained transformer (``--model minilm`` or a folder in
     Hugging Face format) on ``--text`` or a ``--corpus``: ``b``, ``χ_hub``, ``χ'`` and the real
     rank of every layer, head and sentence, per head medians, and null models (models extra).
+``heads``
+    Section 3 of the paper: for a digraph, the attention heads of a colored hub extension
+    (``χ_hub`` heads, on the token set and as density covers on ``S^{d−1}``), the bilinear
+    ``K = I`` weights (``χ'`` of them) and one head of key dimension ``rank_R(M)``, each
+    verified, with their sizes and parameter counts.
 ``simulate``
     Self-attention dynamics (SA or USA) of ``--tokens`` tokens on ``sphere:D`` for
     ``--systems`` random starts: clusters over time, the energy, checks, a figure.

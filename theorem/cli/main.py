@@ -9,7 +9,7 @@ from laws import LawError
 from manifolds import ManifoldError
 
 from ..errors import TheoremError
-from . import attention, figures, invariants, simulate, verify
+from . import attention, figures, heads, invariants, simulate, verify
 from . import spaces as spaces_command
 from .options import digraph_arguments, output_arguments, positive_float, positive_int, real, seed
 from .output import library_version
@@ -156,6 +156,24 @@ def _parser() -> argparse.ArgumentParser:
     att.add_argument("--plot", metavar="DIR", help="write the figures there (plot extra)")
     output_arguments(att)
     att.set_defaults(run=attention.run)
+
+    hds = sub.add_parser(
+        "heads", help="Section 3: hub-feature, bilinear (K = I) and one-head attention of a "
+                      "digraph, verified, with their costs",
+        description="Build the attention heads of a digraph from a colored hub extension "
+                    "(chi_hub heads), the bilinear K = I weights (chi' of them) and one head of "
+                    "key dimension rank_R(M), verify each, and print their sizes and "
+                    "parameter counts side by side.")
+    digraph_arguments(hds, required=True)
+    hds.add_argument("--d", type=positive_int, metavar="D",
+                     help="token dimension, at least the number of vertices (default: N)")
+    hds.add_argument("--seed", type=seed, default=0, help="random seed of random-hub (default 0)")
+    hds.add_argument("--time-limit", type=positive_float, metavar="S", default=60.0,
+                     help="wall-clock budget of the whole command, seconds (default 60): half "
+                          "for the invariants, the rest for the verification on S^(d-1); "
+                          "exit code 3 when something is left")
+    output_arguments(hds)
+    hds.set_defaults(run=heads.run)
     return parser
 
 

@@ -121,14 +121,15 @@ class HeadCosts:
         continuum = ("not in time" if self.hub_functions_report is None
                      else _yes(self.hub_functions_report.passed))
         n_hubs = self.hub_heads.extension.n_hubs
+        edges = _sizes(self.bilinear.ranks)
         return [
             ["hub-feature functions", f"{self.hub_heads.n_heads}{bound}",
              f"{n_hubs} hub{'s' if n_hubs != 1 else ''}",
-             ", ".join(map(str, self.hub_heads.key_dims)) or "-",
+             _sizes(self.hub_heads.key_dims),
              str(self.hub_heads.n_parameters),
              f"token set {_yes(self.hub_heads_report.passed)}, S^{self.d - 1} {continuum}"],
             ["bilinear, K = I", str(self.bilinear.n_weights),
-             ", ".join(map(str, self.bilinear.ranks)) + " edges" if self.bilinear.ranks else "-",
+             f"{edges} edges" if self.bilinear.ranks else "-",
              f"{self.d}×{self.d}", str(self.bilinear.n_parameters),
              f"S^{self.d - 1} {_yes(self.bilinear_report.passed)}"],
             ["one function, rank_R(M)", "1", f"rank {self.one_head.key_dims[0]}",
@@ -181,6 +182,13 @@ class HeadCosts:
         }
 
 
+def _sizes(values) -> str:
+    """``values`` listed when at most four, else as their range: ``"1–28"``."""
+    if len(values) <= 4:
+        return ", ".join(map(str, values)) or "-"
+    return f"{min(values)}–{max(values)}"
+
+
 def _yes(passed: bool) -> str:
     return "passed" if passed else "FAILED"
 
@@ -190,7 +198,7 @@ def _verify_continuum(report, cover) -> None:
 
 
 def head_costs(digraph: AttentionDigraph, *, d: int | None = None, time_limit: float = 60.0,
-               betas=DEFAULT_BETAS) -> HeadCosts:
+               betas=DEFAULT_BETAS, progress=None) -> HeadCosts:
     r"""Hub-feature heads, bilinear ``K = I`` heads and the one-function cover of ``digraph``,
     built and verified, with their sizes (module docs).
 
@@ -209,6 +217,8 @@ def head_costs(digraph: AttentionDigraph, *, d: int | None = None, time_limit: f
         Seconds for the whole.
     betas : sequence of float
         Inverse temperatures for ``ε(β)``.
+    progress : callable, optional
+        Called as ``progress(stage)`` before each stage (after the arguments are checked).
 
     Returns
     -------
@@ -238,11 +248,15 @@ def head_costs(digraph: AttentionDigraph, *, d: int | None = None, time_limit: f
     deadline = deadline_after(time_limit)
     d = max(digraph.n, 2) if d is None else d
     one = factored_head(digraph, d)          # checks d first
+    report = progress if progress is not None else (lambda stage: None)
+    report("b, χ_hub, χ' and rank_R(M)")
     profile = invariant_profile(digraph, time_limit=time_limit / 2)
+    report("the heads on the token set and the bilinear cover")
     hub = attention_heads(digraph, profile.hub_chromatic.witness, d)
     bilinear = bilinear_density_cover(digraph, d)
     continuum = None
     if digraph.n <= MAX_COVER_VERTICES and deadline - time.monotonic() > 0.05:
+        report(f"the hub functions' density cover on S^{d - 1}")
         space = Sphere(d - 1)
         cover = density_cover(digraph, profile.hub_chromatic.witness,
                               orthonormal_tokens(digraph.n, d), BumpKernel(space, math.pi / 4),
