@@ -1,6 +1,7 @@
 """Drawings (needs the ``plot`` extra): an attention digraph beside a colored hub extension,
 the weights of a density cover over ``S^2``, one attention head of a model with its digraph
-and hub extension, and a number per head of a model (layer × head)."""
+and hub extension, a number per head of a model (layer × head), and the dynamics of heads
+built from a hub extension."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .digraphs.hubs import HubExtension
 from .errors import AttentionMatrixError, TheoremError
 
 __all__ = ["draw_hub_extension", "draw_density_cover", "draw_head_grid", "draw_attention_study",
-           "draw_attention_head"]
+           "draw_attention_head", "draw_head_dynamics"]
 
 
 def _count(number: int, noun: str, plural: str | None = None) -> str:
@@ -585,3 +586,81 @@ def draw_attention_study(study, model, folder) -> list:
     draw_attention_head(weights, record.digraph, record.profile.biclique_cover.witness,
                         tokens=record.digraph.labels, path=written[-1])
     return written
+
+
+def draw_head_dynamics(result, *, path=None):
+    """Draw where the tokens of constructed heads move: the initial pull (left) and the
+    distance moved toward each token over time (right).
+
+    Left: ``result.pull[b, a]``, the initial velocity of token ``b`` toward token ``a``, as an
+    image (rows = queries ``b``, columns = keys ``a``), a red dot on each cell of an edge
+    ``(a, b)`` (docs/conventions.md#edge-direction). Right: ``result.drift[t, b, a]`` against
+    time, one line per ordered pair, blue for the pairs where ``b`` attends to ``a`` and grey
+    for the others; the title gives the largest pull toward a token not attended to as a
+    share of the least toward one attended to.
+
+    Parameters
+    ----------
+    result : theorem.transformer.HeadDynamics
+        What :func:`~theorem.transformer.head_dynamics` returned.
+    path : str or path-like, optional
+        Where to save the figure (110 dpi); default: not saved.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels (``fig.axes[0]`` the pull, ``fig.axes[1]`` its colorbar, ``fig.axes[2]``
+        the drift).
+
+    Raises
+    ------
+    TypeError
+        ``result`` is not a :class:`~theorem.transformer.HeadDynamics`.
+    ImportError
+        matplotlib is not installed (the ``plot`` extra).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> from theorem.digraphs import transitive_tournament
+    >>> from theorem.transformer import factored_head, head_dynamics
+    >>> result = head_dynamics(factored_head(transitive_tournament(3), 3), 8.0, rng=0)
+    >>> fig = draw_head_dynamics(result)
+    >>> len(fig.axes), len(fig.axes[2].lines)          # 6 ordered pairs of 3 tokens
+    (3, 6)
+    >>> plt.close(fig)
+    """
+    from .transformer import HeadDynamics
+
+    if not isinstance(result, HeadDynamics):
+        raise TypeError(f"result must be a HeadDynamics (theorem.transformer.head_dynamics), "
+                        f"not {type(result).__name__}")
+    plt = require_pyplot()
+    n = len(result.pull)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.6),
+                                      gridspec_kw={"width_ratios": [1, 1.3]})
+    image = left.imshow(result.pull, cmap="viridis")
+    fig.colorbar(image, ax=left, label=r"initial pull $\langle \dot x_b, x_a\rangle$")
+    b, a = np.nonzero(result.attended)
+    left.scatter(a, b, s=max(4, 400 / max(n, 1)), color="red", label="b attends to a")
+    from matplotlib.ticker import MaxNLocator
+
+    for axis in (left.xaxis, left.yaxis):
+        axis.set_major_locator(MaxNLocator(integer=True))
+    left.set_xlabel("key a")
+    left.set_ylabel("query b")
+    left.set_title(f"{_count(result.heads.n_heads, 'head')}, β = {result.beta:g}")
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), fontsize=8, frameon=False)
+    times = result.trajectory.times
+    for mask, color, label, z in ((result.others, "0.6", "toward a token not attended to", 1),
+                                  (result.attended, "tab:blue", "toward a token attended to", 2)):
+        lines = result.drift[:, mask]
+        for k in range(lines.shape[1]):
+            right.plot(times, lines[:, k], color=color, linewidth=0.8, alpha=0.7, zorder=z,
+                       label=label if k == 0 else None)
+    right.set_xlabel("time t")
+    right.set_ylabel("moved toward token a")
+    right.set_title(f"toward others at most {result.others_ratio:.2g} of toward attended")
+    right.legend(loc="upper left", fontsize=8)
+    return finish_figure(fig, path)

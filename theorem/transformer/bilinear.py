@@ -1,6 +1,6 @@
 r"""Section 3 on the continuum: bilinear weights ``⟨x, W y⟩`` on ``S^{d−1} × S^{d−1}`` (``K = I``).
 
-docs/conventions.md#section-3-the-standard-transformer. A standard head with the key fixed to
+docs/conventions.md#section-3-two-notions. A standard head with the key fixed to
 the identity and a linear query gives the weight ``β_W(x, y) = ⟨x, W y⟩`` (``x`` the key side,
 the source ``a`` of an edge ``(a, b)``; ``y`` the query side, its target ``b``). Its critical
 points on ``S^{d−1} × S^{d−1}`` are the singular pairs ``W y = σ x``, ``Wᵀ x = σ y``, and the

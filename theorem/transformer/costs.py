@@ -65,6 +65,10 @@ class HeadCosts:
     one_head_report : HeadsReport
     elapsed : float
         Seconds.
+    seconds : dict
+        Seconds per stage: ``"invariants"``, ``"token_set"`` (building and checking the hub
+        heads and the one head), ``"bilinear"`` (building and checking the bilinear cover),
+        ``"continuum"`` (the hub functions' density cover on ``S^{d−1}``).
 
     Examples
     --------
@@ -87,6 +91,7 @@ class HeadCosts:
     one_head: AttentionHeads
     one_head_report: HeadsReport
     elapsed: float
+    seconds: dict
 
     @property
     def verified(self) -> bool:
@@ -179,6 +184,7 @@ class HeadCosts:
                 "one_head": {"heads": 1, "key_dim": one.key_dims[0],
                              "parameters": one.n_parameters, **self.one_head_report.to_dict()}},
             "verified": self.verified, "optimal": self.optimal, "elapsed": self.elapsed,
+            "seconds": self.seconds,
         }
 
 
@@ -249,11 +255,25 @@ def head_costs(digraph: AttentionDigraph, *, d: int | None = None, time_limit: f
     d = max(digraph.n, 2) if d is None else d
     one = factored_head(digraph, d)          # checks d first
     report = progress if progress is not None else (lambda stage: None)
+    seconds = {}
+
+    def lap(stage: str, begun: float) -> float:
+        now = time.monotonic()
+        seconds[stage] = round(now - begun, 4)
+        return now
+
     report("b, χ_hub, χ' and rank_R(M)")
+    begun = time.monotonic()
     profile = invariant_profile(digraph, time_limit=time_limit / 2)
+    begun = lap("invariants", begun)
     report("the heads on the token set and the bilinear cover")
     hub = attention_heads(digraph, profile.hub_chromatic.witness, d)
+    hub_report = verify_attention_heads(hub, betas=betas)
+    one_report = verify_attention_heads(one, betas=betas)
+    begun = lap("token_set", begun)
     bilinear = bilinear_density_cover(digraph, d)
+    bilinear_report = verify_bilinear_cover(bilinear, rng=0)
+    begun = lap("bilinear", begun)
     continuum = None
     if digraph.n <= MAX_COVER_VERTICES and deadline - time.monotonic() > 0.05:
         report(f"the hub functions' density cover on S^{d - 1}")
@@ -262,6 +282,6 @@ def head_costs(digraph: AttentionDigraph, *, d: int | None = None, time_limit: f
                               orthonormal_tokens(digraph.n, d), BumpKernel(space, math.pi / 4),
                               rng=0, validate=False)
         continuum, _ = anytime(_verify_continuum, deadline, cover)
-    return HeadCosts(digraph, d, profile, hub, verify_attention_heads(hub, betas=betas), continuum,
-                     bilinear, verify_bilinear_cover(bilinear, rng=0), one,
-                     verify_attention_heads(one, betas=betas), time.monotonic() - start)
+    lap("continuum", begun)
+    return HeadCosts(digraph, d, profile, hub, hub_report, continuum, bilinear, bilinear_report,
+                     one, one_report, time.monotonic() - start, seconds)

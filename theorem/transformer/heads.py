@@ -1,6 +1,6 @@
 r"""Section 3 on the token set: attention heads whose logits are a digraph's edges.
 
-docs/conventions.md#section-3-the-standard-transformer. The tokens are an orthonormal
+docs/conventions.md#section-3-two-notions. The tokens are an orthonormal
 family ``x_0..x_{N−1}`` in ``R^d`` (``d ≥ N``), the rows of ``X`` with ``X Xᵀ = I_N``. A
 head has linear key and query maps ``K_j, Q_j : R^d → R^{n_j}`` (``n_j`` its key
 dimension) and a value matrix ``V_j``; query ``b`` gives key ``a`` the logit
