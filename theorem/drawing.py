@@ -609,8 +609,8 @@ def draw_head_dynamics(result, *, path=None):
     Returns
     -------
     matplotlib.figure.Figure
-        Two panels (``fig.axes[0]`` the pull, ``fig.axes[1]`` its colorbar, ``fig.axes[2]``
-        the drift).
+        Two panels (``fig.axes[0]`` the pull, ``fig.axes[1]`` the drift) and the pull's
+        colorbar (``fig.axes[2]``).
 
     Raises
     ------
@@ -627,7 +627,7 @@ def draw_head_dynamics(result, *, path=None):
     >>> from theorem.transformer import factored_head, head_dynamics
     >>> result = head_dynamics(factored_head(transitive_tournament(3), 3), 8.0, rng=0)
     >>> fig = draw_head_dynamics(result)
-    >>> len(fig.axes), len(fig.axes[2].lines)          # 6 ordered pairs of 3 tokens
+    >>> len(fig.axes), len(fig.axes[1].lines)          # 6 ordered pairs of 3 tokens
     (3, 6)
     >>> plt.close(fig)
     """

@@ -344,3 +344,23 @@ def test_attention_head_validates_the_extension():
     g, _ = _head_and_cover()
     with pytest.raises(InvalidHubExtensionError):
         draw_attention_head(HEAD, g, HubExtension([([0], [1])]))
+
+
+def test_head_dynamics_marks_the_edges_transposed_and_colors_the_pairs(tmp_path):
+    from theorem.drawing import draw_head_dynamics
+    from theorem.transformer import attention_heads, head_dynamics
+
+    ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    result = head_dynamics(attention_heads(transitive_tournament(3), ext, 3), 8.0,
+                           t_final=0.1, dt=0.01, rng=0)
+    fig = draw_head_dynamics(result, path=tmp_path / "dynamics.png")
+    assert (tmp_path / "dynamics.png").stat().st_size > 0
+    dots = np.asarray(fig.axes[0].collections[0].get_offsets())        # (key a, query b)
+    assert sorted(map(tuple, dots.astype(int).tolist())) == [(0, 1), (0, 2), (1, 2)]
+    blue = [line for line in fig.axes[1].lines
+            if matplotlib.colors.same_color(line.get_color(), "tab:blue")]
+    assert len(blue) == 3 and len(fig.axes[1].lines) == 6
+    assert outside_canvas(fig) == [] and literal_subscripts(fig) == []
+    matplotlib.pyplot.close(fig)
+    with pytest.raises(TypeError, match="HeadDynamics"):
+        draw_head_dynamics("result")
