@@ -88,8 +88,8 @@ def main() -> None:
         print(f"| {name} | {g.n} | {g.n_edges} | {density:.2f} | {_bound(p.biclique_cover)} | "
               f"{_bound(p.hub_chromatic)} | {p.chromatic.value} | {p.real_rank} | "
               f"{costs.hub_heads.n_heads} ({costs.hub_heads.extension.n_hubs}) | "
-              f"{costs.hub_heads.n_parameters} | {costs.bilinear.n_weights} | "
-              f"{costs.bilinear.n_parameters} | {costs.one_head.key_dims[0]} | "
+              f"{costs.hub_heads.n_parameters} | {len(costs.bilinear_ranks)} | "
+              f"{len(costs.bilinear_ranks) * costs.d ** 2} | {costs.one_head.key_dims[0]} | "
               f"{costs.one_head.n_parameters} | {'yes' if costs.verified else 'NO'} |", flush=True)
         timing.append((name, g, costs.seconds))
     print("\n| digraph | N | edges | invariants (s) | token-set heads (s) | bilinear cover (s) | "

@@ -596,8 +596,8 @@ def draw_head_dynamics(result, *, path=None):
     image (rows = queries ``b``, columns = keys ``a``), a red dot on each cell of an edge
     ``(a, b)`` (docs/conventions.md#edge-direction). Right: ``result.drift[t, b, a]`` against
     time, one line per ordered pair, blue for the pairs where ``b`` attends to ``a`` and grey
-    for the others; the title gives the largest pull toward a token not attended to as a
-    share of the least toward one attended to.
+    for the others; the title gives the largest initial pull toward a token not attended to
+    as a share of the least toward one attended to.
 
     Parameters
     ----------
@@ -661,6 +661,7 @@ def draw_head_dynamics(result, *, path=None):
                        label=label if k == 0 else None)
     right.set_xlabel("time t")
     right.set_ylabel("moved toward token a")
-    right.set_title(f"toward others at most {result.others_ratio:.2g} of toward attended")
+    right.set_title(f"initial pull toward others at most {result.others_ratio:.2g} of toward attended",
+                    fontsize=10)
     right.legend(loc="upper left", fontsize=8)
     return finish_figure(fig, path)

@@ -166,7 +166,7 @@ def _parser() -> argparse.ArgumentParser:
                     "parameter counts side by side.")
     digraph_arguments(hds, required=True)
     hds.add_argument("--d", type=positive_int, metavar="D",
-                     help="token dimension, at least the number of vertices (default: N)")
+                     help="token dimension, at least the number of vertices (default: N, at least 3)")
     hds.add_argument("--seed", type=seed, default=0, help="random seed of random-hub (default 0)")
     hds.add_argument("--time-limit", type=positive_float, metavar="S", default=60.0,
                      help="wall-clock budget of the whole command, seconds (default 60): half "

@@ -6,7 +6,8 @@ docs/conventions.md#density-covers. :func:`verify_density_cover` measures, for a
   of that weight at ``(α(a), α(b))``: the least decrease of ``β_j`` over sampled
   perturbations in product normal coordinates (radii ``r·(0.01, 0.03, 0.1, 0.3)``) exceeds
   the rounding floor, and the finite-difference Hessian is negative definite beyond its error
-  estimate (so ``β_j`` is not constant nearby); and the weights together claim every edge;
+  estimate (so ``β_j`` is not constant nearby); each weight claims only edges, and the
+  weights together claim every edge;
 * **exact** — in addition: ``β_j`` at all vertex pairs equals the indicator of its edges;
   ``0 ≤ β_j ≤ 1`` from the hypotheses (disjoint balls ``2r ≤ r0``; no pair covered by two
   hubs of one weight, ``m_j ≤ 1`` — what a valid coloring, or a biclique partition in one
@@ -291,7 +292,11 @@ def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 3
 
     adjacency = cover.digraph.adjacency.astype(bool)
     claimed = np.zeros_like(adjacency)
-    for edges in cover.claims:
+    for j, edges in enumerate(cover.claims):
+        foreign = [tuple(e) for e in np.asarray(edges).reshape(-1, 2).tolist()
+                   if not adjacency[e[0], e[1]]]
+        paper.append(Check(f"weight {j} claims only edges", len(foreign), 0, "<=",
+                           f"({foreign[0][0]}, {foreign[0][1]}) is not an edge" if foreign else ""))
         if len(edges):
             claimed[edges[:, 0], edges[:, 1]] = True
     missing = np.argwhere(adjacency & ~claimed)

@@ -144,6 +144,30 @@ class AttentionHeads:
     extension: HubExtension | None = None
     idle_to_self: bool = False
 
+    def __post_init__(self):
+        check_digraph(self.digraph)
+        tokens = np.asarray(self.tokens, dtype=float)
+        if tokens.ndim != 2 or len(tokens) != self.digraph.n:
+            raise HeadError(f"tokens has shape {tokens.shape}; give one token of R^d per vertex "
+                            f"({self.digraph.n})")
+        d = tokens.shape[1]
+        counts = {len(self.keys), len(self.queries), len(self.values), len(self.claims)}
+        if len(counts) != 1:
+            raise HeadError(f"{len(self.keys)} keys, {len(self.queries)} queries, "
+                            f"{len(self.values)} values and {len(self.claims)} claims; give one "
+                            "of each per head")
+        for j, (k, q, v) in enumerate(zip(self.keys, self.queries, self.values)):
+            k, q, v = np.asarray(k), np.asarray(q), np.asarray(v)
+            if k.ndim != 2 or k.shape != q.shape or k.shape[1] != d or v.shape != (d, d):
+                raise HeadError(f"head {j}: K {k.shape}, Q {q.shape}, V {v.shape}; give K and Q "
+                                f"of one shape (n_j, {d}) and V ({d}, {d})")
+        for j, c in enumerate(self.claims):
+            c = np.asarray(c)
+            if c.size and (not np.issubdtype(c.dtype, np.integer) or c.ndim != 2
+                           or c.shape[1] != 2 or c.min() < 0 or c.max() >= self.digraph.n):
+                raise HeadError(f"claims[{j}] must be vertex pairs (E_j, 2) in 0..{self.digraph.n - 1}")
+        object.__setattr__(self, "tokens", tokens)
+
     @property
     def n_heads(self) -> int:
         """Number of heads."""
@@ -481,7 +505,9 @@ def verify_attention_heads(heads: AttentionHeads, *, betas=DEFAULT_BETAS) -> Hea
       (counted pairs in one and not the other);
     * per ``β``: for every head and every query ``b`` with in-neighbours in it, the weight
       outside them is ``ε ≤ (N − 1)/(e^{β(1 − 2δ)} + N − 1)`` (``δ``: the worst logit error; with
-      exact logits the worst case of ``(N − k)/(k e^β + N − k)`` over ``k ≥ 1``). Idle
+      exact logits the worst case of ``(N − k)/(k e^β + N − k)`` over ``k ≥ 1``; the
+      comparison allows relative ``1e-9`` and ``N`` times the smallest normal number, for
+      the subnormal weights of ``β`` above about 700). Idle
       queries (no in-neighbour in the head) are not measured: their weight is uniform, or
       on themselves with ``idle_to_self``.
 
@@ -518,7 +544,12 @@ def verify_attention_heads(heads: AttentionHeads, *, betas=DEFAULT_BETAS) -> Hea
     off = ~np.eye(n, dtype=bool)
     checks = []
     errors = []
+    adjacency = heads.digraph.adjacency.astype(bool)
     for j, edges in enumerate(heads.claims):
+        edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        foreign = [tuple(e) for e in edges.tolist() if not adjacency[e[0], e[1]]]
+        checks.append(Check(f"head {j} claims only edges", len(foreign), 0, "<=",
+                            f"({foreign[0][0]}, {foreign[0][1]}) is not an edge" if foreign else ""))
         target = np.zeros((n, n))
         if len(edges):
             target[edges[:, 1], edges[:, 0]] = 1.0
@@ -533,7 +564,6 @@ def verify_attention_heads(heads: AttentionHeads, *, betas=DEFAULT_BETAS) -> Hea
     delta = max(errors, default=0.0)
     support = (logits > 0.5) & off
     union = support.any(axis=0).T                              # [a, b]
-    adjacency = heads.digraph.adjacency.astype(bool)
     wrong = np.argwhere(union != adjacency)
     checks.append(Check("the heads' supports together are E", len(wrong), 0, "<=",
                         f"pair {tuple(wrong[0].tolist())} "
@@ -545,13 +575,17 @@ def verify_attention_heads(heads: AttentionHeads, *, betas=DEFAULT_BETAS) -> Hea
         w = heads.attention(beta)
         outside = np.where(support, 0.0, w).sum(axis=-1)     # summed, not 1 − Σ inside: no cancellation
         worst = float(np.where(active, outside, 0.0).max(initial=0.0))
-        limit = (n - 1) / (np.exp(beta * (1 - 2 * delta)) + n - 1) if n > 1 else 0.0
+        # (N − 1)/(e^x + N − 1) in logarithms: e^x overflows from x ≈ 709.8, where the
+        # leaked weight is still a subnormal number
+        x = beta * (1 - 2 * delta)
+        limit = float(np.exp(np.log(n - 1) - np.logaddexp(x, np.log(n - 1)))) if n > 1 else 0.0
         j, b = np.unravel_index(np.argmax(np.where(active, outside, -1.0)), active.shape) \
             if active.any() else (0, 0)
         epsilon.append(worst)
         bound.append(float(limit))
-        checks.append(Check(f"β = {beta:g}: weight outside the in-neighbours ε ≤ (N − 1)/(e^β + N − 1)",
-                            worst, limit * (1 + 1e-9), "<=",
+        checks.append(Check(f"β = {beta:g}: weight outside the in-neighbours "
+                            "ε ≤ (N − 1)/(e^{β(1 − 2δ)} + N − 1)",
+                            worst, limit * (1 + 1e-9) + n * np.finfo(float).tiny, "<=",
                             f"head {j}, query {b}" if active.any() else "no query attends"))
     title = f"{heads.label}: {heads.n_heads} heads on {n} tokens in R^{heads.d}"
     return HeadsReport(Report(title, checks), betas, tuple(epsilon), tuple(bound), delta)

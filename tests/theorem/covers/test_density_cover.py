@@ -19,7 +19,7 @@ from manifolds import (
 )
 from theorem.covers import density_cover, construct_density_cover, partition_cover, product_cover
 from theorem.errors import InvalidColoringError, InvalidHubExtensionError, TheoremError
-from theorem.digraphs import complete_bipartite, transitive_tournament
+from theorem.digraphs import AttentionDigraph, complete_bipartite, transitive_tournament
 from theorem.digraphs import HubExtension, random_hub_extension
 from theorem.invariants import (biclique_cover_number, hub_chromatic_index, hub_pareto_front,
                                 real_rank)
@@ -437,3 +437,16 @@ def test_covers_refuse_negative_seeds_and_bad_sample_counts():
             call()
     with pytest.raises(TheoremError, match="per_ball must be a positive integer"):
         verify_density_cover(cover, per_ball=0)
+
+
+def test_a_claimed_non_edge_fails_the_papers_strength():
+    """A cover built by hand that claims a pair outside E is refused, though the pair is a
+    strict local maximum of its weight."""
+    g = transitive_tournament(3)
+    space = Sphere(2)
+    emb = admissible_embedding(space, 3, rng=0)
+    ext = HubExtension([({0}, {1, 2}), ({1}, {2})], colors=[0, 1])
+    cover = density_cover(g, ext, emb, BumpKernel(space, emb.separation / 2), rng=0)
+    fewer = replace(cover, digraph=AttentionDigraph(3, [(0, 1), (0, 2)]))
+    report = verify_density_cover(fewer, rng=0)
+    assert [c.name for c in report.paper.failures()] == ["weight 1 claims only edges"]

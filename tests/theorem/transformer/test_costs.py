@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from theorem.digraphs import AttentionDigraph, complete_bipartite, transitive_tournament
+from theorem.digraphs import (AttentionDigraph, complete_bipartite, complete_digraph,
+                              transitive_tournament)
 from theorem.errors import TheoremError
 from theorem.transformer import attention_heads, factored_head, head_costs, head_dynamics
 
@@ -20,7 +21,7 @@ from .helpers import ATTENTION, digraphs, edge_hubs, star_hubs
 ])
 def test_the_paper_examples_cost_what_the_paper_says(g, hub, bilinear, rank):
     costs = head_costs(g, time_limit=60)
-    assert (costs.hub_heads.n_heads, costs.bilinear.n_weights, costs.one_head.key_dims) \
+    assert (costs.hub_heads.n_heads, len(costs.bilinear_ranks), costs.one_head.key_dims) \
         == (hub, bilinear, (rank,))
     assert costs.verified and costs.optimal
     data = costs.to_json()
@@ -35,7 +36,7 @@ def test_a_real_attention_digraph_has_its_invariants_as_head_counts():
     costs = head_costs(g, time_limit=120)
     p = costs.profile
     assert costs.hub_heads.n_heads == p.hub_chromatic.upper_bound
-    assert costs.bilinear.n_weights == p.chromatic.value
+    assert len(costs.bilinear_ranks) == p.chromatic.value
     assert costs.one_head.key_dims == (p.real_rank,)
     assert sum(costs.hub_heads.key_dims) == costs.hub_heads.extension.n_hubs
     assert costs.verified
@@ -47,7 +48,21 @@ def test_the_time_limit_holds_when_the_continuum_check_would_take_longer():
     costs = head_costs(g, time_limit=3)
     assert time.monotonic() - start < 3 + 1.5
     assert costs.hub_functions_report is None and not costs.verified
-    assert costs.hub_heads_report.passed and costs.bilinear_report.passed
+    assert costs.hub_heads_report.passed and costs.bilinear_report.paper_passed
+
+
+def test_the_time_limit_holds_on_a_large_easy_digraph():
+    g = transitive_tournament(96)              # 95 bilinear weights of 96 × 96
+    start = time.monotonic()
+    costs = head_costs(g, time_limit=4)
+    assert time.monotonic() - start < 4 + 1.5
+    assert not costs.verified and len(costs.bilinear_ranks) == 95
+
+
+@pytest.mark.parametrize("d", [None, 2])
+def test_two_tokens_are_covered_on_the_circle_too(d):
+    costs = head_costs(complete_digraph(2), d=d, time_limit=30)
+    assert costs.verified and costs.d == (3 if d is None else 2)
 
 
 def test_bad_time_limits_are_refused():

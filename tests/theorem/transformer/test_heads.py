@@ -147,3 +147,24 @@ def test_bad_input_is_refused_with_the_reason():
         verify_attention_heads("heads")
     with pytest.raises(ValueError, match="beta"):
         verify_attention_heads(factored_head(g, 3), betas=(-1.0,))
+
+
+def test_heads_that_claim_a_non_edge_or_miss_a_claim_are_refused():
+    heads = attention_heads(transitive_tournament(3), TT3_HUBS, 3)
+    with pytest.raises(HeadError, match="2 keys, 2 queries, 2 values and 3 claims"):
+        AttentionHeads(heads.digraph, heads.tokens, heads.keys, heads.queries, heads.values,
+                       (*heads.claims, np.array([[0, 1]])), "one claim too many")
+    g = AttentionDigraph(3, [(0, 1), (0, 2)])
+    wrong = AttentionHeads(g, heads.tokens, heads.keys[:1], heads.queries[:1], heads.values[:1],
+                           (np.array([[0, 1], [1, 2]]),), "claims (1, 2)")
+    failed = [c.name for c in verify_attention_heads(wrong).report.failures()]
+    assert failed[0] == "head 0 claims only edges"
+
+
+def test_epsilon_is_checked_without_overflow_at_large_beta():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = verify_attention_heads(factored_head(transitive_tournament(3), 3),
+                                        betas=(700.0, 720.0, 745.0, 800.0))
+    assert result.passed, result.report
