@@ -216,7 +216,7 @@ def attention_table(limit, every, workers, synthetic, data=DATA):
     from multiprocessing import Pool
 
     data = Path(data)
-    index = json.loads((data / "index.json").read_text())["digraphs"][::every]
+    index = json.loads((data / "index.json").read_text())["digraphs"][::every] if every else []
     sets = {"shared set (all-MiniLM-L6-v2, 13–29 tokens)":
             [(d["file"], AttentionDigraph.read(data / d["file"]), limit) for d in index]}
     long = long_attention(synthetic) if synthetic else []
@@ -281,7 +281,7 @@ def main(argv=None):
     parser.add_argument("--attention", action="store_true",
                         help="only the table of b and χ_hub on attention digraphs")
     parser.add_argument("--every", type=int, default=1,
-                        help="with --attention: one shared digraph in EVERY")
+                        help="with --attention: one shared digraph in EVERY (0: none)")
     parser.add_argument("--synthetic", type=int, default=60,
                         help="with --attention: digraphs of 30–64 tokens, real attention of "
                              "the corpus (models extra) or, without it, synthetic")
