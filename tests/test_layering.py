@@ -5,7 +5,8 @@ import statement, relative ones resolved) and, for the top-level packages, at ru
 * theorem.digraphs, theorem.invariants and theorem.sat import no geometry (neither laws nor
   manifolds, except its argument checks, manifolds.validation) and neither covers nor cli;
 * theorem.covers imports no cli and not theorem.transformer (Section 3), which imports no cli,
-  no drawing and no models; theorem.models (the models extra) imports no geometry, no
+  no drawing and no models; theorem.sweeps imports no geometry (but manifolds.validation)
+  and dask only where a client is used; theorem.models (the models extra) imports no geometry, no
   covers and no cli, and nothing imports torch or transformers at import time (only
   theorem.models, lazily, when a model is loaded);
 * nothing outside manifolds calls a private method of a space.
@@ -35,6 +36,10 @@ RULES = {
     # Section 3 builds on the covers and the laws; nothing below it imports it
     "theorem.transformer": ({"theorem.cli", "theorem.models", "theorem.drawing", "torch",
                              "transformers"}, set()),
+    # sweeps: combinatorics only; dask.distributed only inside the functions that use a client
+    "theorem.sweeps": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
+                        "theorem.models", "theorem.transformer", "torch", "transformers"},
+                       {"manifolds.validation"}),
     # the attention of pretrained models (models extra): torch only through its lazy import
     "theorem.models": ({"laws", "manifolds", "theorem.covers", "theorem.cli", "theorem.drawing",
                         "torch", "transformers"}, {"manifolds.validation"}),
@@ -88,9 +93,9 @@ def test_no_upward_imports_at_run_time(package, forbidden):
     assert out.stdout.strip() == "[]"
 
 
-def test_importing_the_library_and_its_cli_does_not_import_torch():
-    code = ("import sys, theorem, theorem.cli, theorem.models; "
-            "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))")
+def test_importing_the_library_and_its_cli_does_not_import_torch_or_dask():
+    code = ("import sys, theorem, theorem.cli, theorem.models; print(sorted(m for m in "
+            "('torch', 'transformers', 'dask', 'distributed') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
 

@@ -49,6 +49,7 @@ from .errors import (
     TooManyBicliquesError,
     VertexError,
 )
+from .sweeps import sweep
 from .invariants import (
     Certificate,
     FractionalCover,
@@ -72,6 +73,7 @@ from .invariants import (
 )
 
 __all__ = [
+    "sweep",
     "AttentionDigraph",
     "attention_digraph",
     "AttentionRule",

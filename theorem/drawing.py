@@ -1,7 +1,7 @@
 """Drawings (needs the ``plot`` extra): an attention digraph beside a colored hub extension,
 the weights of a density cover over ``S^2``, one attention head of a model with its digraph
-and hub extension, a number per head of a model (layer × head), and the dynamics of heads
-built from a hub extension."""
+and hub extension, a number per head of a model (layer × head), the dynamics of heads
+built from a hub extension, and a sweep's invariants against ``N``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .digraphs.hubs import HubExtension
 from .errors import AttentionMatrixError, TheoremError
 
 __all__ = ["draw_hub_extension", "draw_density_cover", "draw_head_grid", "draw_attention_study",
-           "draw_attention_head", "draw_head_dynamics"]
+           "draw_attention_head", "draw_head_dynamics", "draw_sweep"]
 
 
 def _count(number: int, noun: str, plural: str | None = None) -> str:
@@ -665,3 +665,74 @@ def draw_head_dynamics(result, *, path=None):
                     fontsize=10)
     right.legend(loc="upper left", fontsize=8)
     return finish_figure(fig, path)
+
+
+_SWEEP_LABELS = {"b": "b", "chi_hub": r"$\chi_{hub}$", "chi_prime": r"$\chi'$"}
+
+
+def draw_sweep(summary, folder) -> list:
+    """Draw a sweep's invariants against ``N``, one figure per ``(n, p)``.
+
+    Each invariant is a line through its medians with a band from the 10 % to the 90 %
+    quantile; the planted hub count (its mean) is a dashed grey line. Unproved invariants
+    count with their upper bounds (the legend gives the share proved at the largest ``N``).
+
+    Parameters
+    ----------
+    summary : list of dict
+        :func:`theorem.sweeps.summarize_sweep`'s cells.
+    folder : str or path-like
+        Where the PNGs go (created), named ``sweep_n{n}_p{p}.png``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+
+    Raises
+    ------
+    TheoremError
+        ``summary`` is empty.
+    ImportError
+        matplotlib is not installed (the ``plot`` extra).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> cells = [{"hubs": 2, "p": 0.5, "N": n, "rows": 4, "planted_hubs": 2.0,
+    ...           "b": {"mean": 2.0, "median": 2.0, "q10": 1.0, "q90": 2.0, "optimal": 1.0}}
+    ...          for n in (10, 20)]
+    >>> [p.name for p in draw_sweep(cells, tempfile.mkdtemp())]
+    ['sweep_n2_p0.5.png']
+    """
+    summary = list(summary)
+    if not summary:
+        raise TheoremError("the sweep has no rows to draw")
+    plt = require_pyplot()
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [n for n in _SWEEP_LABELS if n in summary[0]]
+    written = []
+    for hubs, p in sorted({(c["hubs"], c["p"]) for c in summary}):
+        cells = sorted((c for c in summary if (c["hubs"], c["p"]) == (hubs, p)),
+                       key=lambda c: c["N"])
+        n = np.array([c["N"] for c in cells])
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        for name in names:
+            median = [c[name]["median"] for c in cells]
+            line, = ax.plot(n, median, marker="o",
+                            label=f"{_SWEEP_LABELS[name]} ({cells[-1][name]['optimal']:.0%} proved)")
+            ax.fill_between(n, [c[name]["q10"] for c in cells], [c[name]["q90"] for c in cells],
+                            color=line.get_color(), alpha=0.2)
+        ax.plot(n, [c["planted_hubs"] for c in cells], linestyle="--", color="0.5",
+                label="planted hubs")
+        ax.set_xlabel("N (vertices)")
+        ax.set_ylabel("median, 10–90 % band")
+        ax.set_title(f"random hub extensions, n = {hubs}, p = {p:g}")
+        ax.legend(fontsize=8)
+        path = folder / f"sweep_n{hubs}_p{p:g}.png"
+        finish_figure(fig, path)
+        plt.close(fig)
+        written.append(path)
+    return written

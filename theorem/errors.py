@@ -17,6 +17,7 @@ __all__ = [
     "AttentionMatrixError",
     "ModelError",
     "HeadError",
+    "SweepError",
 ]
 
 
@@ -62,3 +63,8 @@ class ModelError(TheoremError):
 class HeadError(TheoremError):
     """An attention-head construction (Section 3) was asked for what it cannot give: tokens
     in a dimension below their number, or one bilinear weight for edges it cannot realize."""
+
+
+class SweepError(TheoremError):
+    """A sweep's grid is malformed (a probability outside ``[0, 1]``, fewer than one hub or
+    seed, an unknown invariant), or its results file belongs to another sweep."""

@@ -9,7 +9,7 @@ from laws import LawError
 from manifolds import ManifoldError
 
 from ..errors import TheoremError
-from . import attention, figures, heads, invariants, simulate, verify
+from . import attention, figures, heads, invariants, simulate, sweep, verify
 from . import spaces as spaces_command
 from .options import digraph_arguments, output_arguments, positive_float, positive_int, real, seed
 from .output import library_version
@@ -174,6 +174,47 @@ def _parser() -> argparse.ArgumentParser:
                           "exit code 3 when something is left")
     output_arguments(hds)
     hds.set_defaults(run=heads.run)
+
+    swp = sub.add_parser(
+        "sweep", help="random hub extensions over a grid of (N, n, p, seed), on a local pool "
+                      "or a dask cluster; resumable",
+        description="Solve b, chi_hub and chi' of random_hub_extension(N, n, p, seed) for every "
+                    "grid point, appending each row to --out as it finishes; run the same "
+                    "command again to resume.")
+    swp.add_argument("--N", type=sweep.numbers(int), required=True, metavar="N,N,...",
+                     help="vertices")
+    swp.add_argument("--hubs", type=sweep.numbers(int), required=True, metavar="n,n,...",
+                     help="hubs")
+    swp.add_argument("--p", type=sweep.numbers(float), required=True, metavar="p,p,...",
+                     help="join probabilities")
+    swp.add_argument("--seeds", type=positive_int, required=True, metavar="K",
+                     help="seeds 0..K-1 per grid cell")
+    swp.add_argument("--invariants", type=lambda t: t.split(","), default=["b", "chi_hub", "chi_prime"],
+                     metavar="b,chi_hub,chi_prime", help="which to solve (default all three)")
+    swp.add_argument("--solve-limit", type=positive_float, default=10.0, metavar="S",
+                     help="seconds per task (default 10); an invariant left unproved keeps "
+                          "its bounds and optimal = False")
+    swp.add_argument("--time-limit", type=positive_float, default=86400.0, metavar="S",
+                     help="wall-clock budget of the whole sweep (default a day); points left "
+                          "are done by the next run (exit code 3)")
+    swp.add_argument("--out", required=True, metavar="FILE",
+                     help="the results file (.csv), appended row by row and resumed")
+    swp.add_argument("--scheduler", metavar="ADDRESS",
+                     help="a dask.distributed scheduler (tcp://host:8786), or 'local' for a "
+                          "LocalCluster of 2 workers (distributed extra)")
+    swp.add_argument("--workers", type=positive_int, metavar="K",
+                     help="local pool processes (default: the CPU count; 1 runs in process)")
+    output_arguments(swp)
+    swp.set_defaults(run=sweep.run)
+
+    rep = sub.add_parser(
+        "sweep-report", help="summary statistics of a sweep's results file (and figures)",
+        description="Per (n, p, N): rows, planted hubs, and per invariant the median, 10-90 "
+                    "% quantiles and the share proved; --plot draws the invariants against N.")
+    rep.add_argument("results", metavar="FILE", help="a results file written by sweep")
+    rep.add_argument("--plot", metavar="DIR", help="write one figure per (n, p) there (plot extra)")
+    output_arguments(rep)
+    rep.set_defaults(run=sweep.report)
     return parser
 
 

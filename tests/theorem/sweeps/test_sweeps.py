@@ -1,0 +1,191 @@
+"""Sweeps: rows against the invariants solved directly, resuming after an interruption (and
+after a kill), rows that hit the time limit, a dask LocalCluster against the local pool, bad
+grids, and the two commands."""
+
+import importlib.util
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from theorem.digraphs import random_hub_extension
+from theorem.errors import SweepError
+from theorem.invariants import biclique_cover_number, chromatic_index, hub_chromatic_index
+from theorem.sweeps import (KEY, ResultsFile, random_hub_grid, read_rows, row_columns,
+                            summarize_sweep, sweep)
+
+GRID = {"N": [6, 9], "hubs": [2, 3], "p": [0.4]}
+needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                                reason="the distributed extra (dask.distributed) is not installed")
+
+
+def key(row):
+    return tuple(row[c] for c in KEY)
+
+
+def without_times(rows):
+    return sorted(({k: v for k, v in r.items() if not k.endswith("seconds")} for r in rows),
+                  key=key)
+
+
+def test_rows_are_the_invariants_solved_directly(tmp_path):
+    result = sweep(GRID, 3, time_limit=30, out=tmp_path / "r.csv", workers=2)
+    assert result.complete and result.optimal and len(result.rows) == 12
+    assert [key(r) for r in result.rows] == [key(p) for p in random_hub_grid(
+        GRID["N"], GRID["hubs"], GRID["p"], 3)]
+    for row in result.rows:
+        g, planted = random_hub_extension(row["N"], row["hubs"], row["p"], rng=row["seed"])
+        assert (row["planted_hubs"], row["edges"]) == (planted.n_hubs, g.n_edges)
+        assert row["b"] == row["b_lower"] == row["b_upper"] == biclique_cover_number(g).value
+        assert row["chi_hub"] == hub_chromatic_index(g).value
+        assert row["chi_prime"] == chromatic_index(g).value
+    assert without_times(read_rows(tmp_path / "r.csv")[1]) == without_times(result.rows)
+
+
+def test_an_interrupted_file_is_resumed_without_duplicates(tmp_path):
+    path = tmp_path / "r.csv"
+    full = sweep(GRID, 2, invariants=["b"], time_limit=30, out=path, workers=1)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:3]) + lines[3][:7])           # 2 rows and a partial third
+    again = sweep(GRID, 2, invariants=["b"], time_limit=30, out=path, workers=1)
+    assert (again.resumed, again.computed, again.missing) == (2, 6, 0)
+    text = path.read_text()
+    assert text.startswith("".join(lines[:3]))                  # the kept rows untouched
+    rows = read_rows(path)[1]
+    assert len(rows) == len({key(r) for r in rows}) == 8
+    assert without_times(rows) == without_times(full.rows)
+
+
+def test_a_killed_sweep_completes_when_run_again(tmp_path):
+    out = tmp_path / "r.csv"
+    argv = [sys.executable, "-m", "theorem.cli", "sweep", "--N", "10,14", "--hubs", "3,5",
+            "--p", "0.3,0.5", "--seeds", "4", "--invariants", "b,chi_hub", "--solve-limit", "2",
+            "--workers", "1", "--out", str(out)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and out.read_text().count("\n") >= 4:   # header and 3 rows
+                break
+            time.sleep(0.05)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    done_before = len(read_rows(out)[1])
+    assert 3 <= done_before < 32, "the sweep finished before it could be killed"
+    code = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    rows = read_rows(out)[1]
+    assert code in (0, 3)
+    assert len(rows) == len({key(r) for r in rows}) == 32      # 2 × 2 × 2 × 4 seeds
+
+
+def test_a_task_that_hits_its_time_limit_is_recorded_with_bounds():
+    result = sweep({"N": [40], "hubs": [20], "p": [0.5]}, [0], invariants=["b"],
+                   time_limit=0.5, workers=1)
+    (row,) = result.rows
+    assert row["b_optimal"] is False and row["b_lower"] < row["b_upper"] == row["b"]
+    assert row["seconds"] < 0.5 + 1.0 and not result.optimal
+
+
+def test_the_whole_sweeps_time_limit_leaves_points_for_the_next_run(tmp_path):
+    path = tmp_path / "r.csv"
+    first = sweep(GRID, 4, invariants=["chi_prime"], out=path, workers=1,
+                  total_time_limit=1e-3)
+    assert not first.complete and first.missing == 16 - first.computed
+    second = sweep(GRID, 4, invariants=["chi_prime"], out=path, workers=1)
+    assert second.complete and second.resumed == first.computed and len(second.rows) == 16
+
+
+@needs_dask
+def test_a_local_cluster_gives_the_rows_of_the_local_pool(tmp_path):
+    from distributed import Client, LocalCluster
+
+    local = sweep(GRID, 2, time_limit=30, workers=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        remote = sweep(GRID, 2, time_limit=30, client=client, out=tmp_path / "r.csv")
+    assert remote.complete and without_times(remote.rows) == without_times(local.rows)
+
+
+@pytest.mark.parametrize("grid, seeds, message", [
+    ({"N": [10], "hubs": [2], "p": [1.5]}, 2, "p must be a probability in"),
+    ({"N": [10], "hubs": [2], "p": [-0.1]}, 2, "p must be a probability in"),
+    ({"N": [10], "hubs": [2], "p": [math.nan]}, 2, "p must be a probability in"),
+    ({"N": [10], "hubs": [0], "p": [0.5]}, 2, "hubs must be at least 1"),
+    ({"N": [1], "hubs": [2], "p": [0.5]}, 2, "N must be at least 2"),
+    ({"N": [10], "hubs": [2], "p": [0.5]}, 0, "seeds must be at least 1"),
+    ({"N": [10], "hubs": [2], "p": [0.5]}, [-1], "a seed must be at least 0"),
+    ({"N": [], "hubs": [2], "p": [0.5]}, 2, "N is empty"),
+    ({"N": [10, 10], "hubs": [2], "p": [0.5]}, 2, "N repeats a value"),
+    ({"N": [10], "hubs": [2]}, 2, "grid must be a dict with the keys N, hubs and p"),
+])
+def test_bad_grids_are_refused(grid, seeds, message):
+    with pytest.raises(SweepError, match=message):
+        sweep(grid, seeds, workers=1)
+
+
+def test_bad_invariants_and_files_are_refused(tmp_path):
+    with pytest.raises(SweepError, match="invariants must be distinct names"):
+        sweep(GRID, 1, invariants=["b", "rank"], workers=1)
+    with pytest.raises(SweepError, match="a path ending with .csv"):
+        sweep(GRID, 1, out=tmp_path / "r.parquet", workers=1)
+    path = tmp_path / "r.csv"
+    sweep(GRID, 1, invariants=["b"], time_limit=30, out=path, workers=1)
+    with pytest.raises(SweepError, match="another sweep's results"):
+        sweep(GRID, 1, invariants=["chi_prime"], out=path, workers=1)
+    with pytest.raises(SweepError, match="already in"):
+        with ResultsFile(path, row_columns(["b"]), KEY) as results:
+            results.append(read_rows(path)[1][0])
+
+
+def test_the_summary_is_the_statistics_of_each_cell():
+    rng = np.random.default_rng(0)
+    rows = [{"N": n, "hubs": 2, "p": 0.5, "seed": s, "planted_hubs": 2, "b": int(v),
+             "b_optimal": bool(s % 3)} for n in (10, 20) for s, v in enumerate(rng.integers(1, 9, 10))]
+    for cell in summarize_sweep(rows):
+        values = [r["b"] for r in rows if r["N"] == cell["N"]]
+        assert cell["rows"] == 10 and cell["b"]["median"] == np.median(values)
+        assert cell["b"]["q10"] == np.quantile(values, 0.1) and cell["b"]["optimal"] == 0.6
+
+
+def test_the_commands_write_report_and_plot(run, tmp_path):
+    out = tmp_path / "r.csv"
+    code, stdout, err = run("sweep", "--N", "6,8", "--hubs", "2", "--p", "0.5", "--seeds", "2",
+                            "--out", str(out), "--workers", "1", "--json")
+    report = json.loads(stdout)
+    assert code == 0 and err == ""
+    assert (report["rows"], report["computed"], report["missing"]) == (4, 4, 0)
+    assert [c["N"] for c in report["summary"]] == [6, 8]
+    code, stdout, _ = run("sweep", "--N", "6,8", "--hubs", "2", "--p", "0.5", "--seeds", "2",
+                          "--out", str(out), "--workers", "1")
+    assert code == 0 and "(4 found there, 0 computed now, 0 left)" in stdout
+    pytest.importorskip("matplotlib")
+    code, stdout, _ = run("sweep-report", str(out), "--plot", str(tmp_path / "figs"))
+    assert code == 0 and "chi_hub median [q10, q90]" in stdout
+    assert (tmp_path / "figs" / "sweep_n2_p0.5.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--N", "10", "--hubs", "2", "--p", "1.5", "--seeds", "2", "--out", "r.csv"],
+     "p must be a probability"),
+    (["--N", "10", "--hubs", "0", "--p", "0.5", "--seeds", "2", "--out", "r.csv"],
+     "hubs must be at least 1"),
+    (["--N", "ten", "--hubs", "2", "--p", "0.5", "--seeds", "2", "--out", "r.csv"],
+     "comma-separated list of ints"),
+    (["--N", "10", "--hubs", "2", "--p", "0.5", "--seeds", "2", "--out", "r.txt"],
+     "ending with .csv"),
+])
+def test_bad_input_is_one_line_with_exit_code_2(run, argv, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("sweep", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err
+    assert not Path("r.csv").exists()

@@ -1,0 +1,22 @@
+"""Sweeps over the random hub model on one machine or a ``dask.distributed`` cluster
+(docs/sweeps.md): the grid and its task (:mod:`.grid`), the resumable results file
+(:mod:`.table`), the engine (:mod:`.engine`) and the summary (:mod:`.report`)."""
+
+from .engine import SweepResult, run_tasks, sweep
+from .grid import INVARIANTS, KEY, random_hub_grid, random_hub_task, row_columns
+from .report import summarize_sweep
+from .table import ResultsFile, read_rows
+
+__all__ = [
+    "sweep",
+    "run_tasks",
+    "SweepResult",
+    "random_hub_grid",
+    "random_hub_task",
+    "row_columns",
+    "INVARIANTS",
+    "KEY",
+    "ResultsFile",
+    "read_rows",
+    "summarize_sweep",
+]
