@@ -63,6 +63,14 @@ def run(args, out, err) -> int:
         0 when every row is there and every invariant proved, 3 when the time limit left
         rows undone (run again to finish) or an invariant unproved.
 
+    Raises
+    ------
+    ImportError
+        ``--scheduler`` without the ``distributed`` extra.
+    SweepError
+        ``--workers`` with ``--scheduler``; the library's errors for a bad grid or file pass
+        through.
+
     Examples
     --------
     A probability outside ``[0, 1]`` is bad input, refused before anything runs:

@@ -172,7 +172,16 @@ class ResultsFile:
         self.done.add(k)
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file (the ``with`` statement does it on leaving).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> results = ResultsFile(pathlib.Path(tempfile.mkdtemp()) / "r.csv", ["N"], ["N"])
+        >>> results.close()
+        >>> results.path.read_text()
+        'N\\n'
+        """
         self._file.close()
 
     def __enter__(self):
