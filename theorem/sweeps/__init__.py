@@ -3,7 +3,8 @@
 (:mod:`.table`), the engine (:mod:`.engine`) and the summary (:mod:`.report`)."""
 
 from .engine import SweepResult, run_tasks, sweep
-from .grid import INVARIANTS, KEY, random_hub_grid, random_hub_task, row_columns
+from .grid import (INVARIANTS, KEY, invariant_columns, random_hub_grid, random_hub_task,
+                   row_columns, solve_invariants)
 from .report import summarize_sweep
 from .table import ResultsFile, read_rows
 
@@ -14,6 +15,8 @@ __all__ = [
     "random_hub_grid",
     "random_hub_task",
     "row_columns",
+    "invariant_columns",
+    "solve_invariants",
     "INVARIANTS",
     "KEY",
     "ResultsFile",

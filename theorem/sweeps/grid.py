@@ -19,7 +19,8 @@ from ..invariants.biclique_cover import biclique_cover_number
 from ..invariants.edge_coloring import chromatic_index
 from ..invariants.hub_chromatic import hub_chromatic_index
 
-__all__ = ["INVARIANTS", "KEY", "random_hub_grid", "random_hub_task", "row_columns"]
+__all__ = ["INVARIANTS", "KEY", "random_hub_grid", "random_hub_task", "row_columns",
+           "invariant_columns", "solve_invariants"]
 
 #: The invariants a sweep can record, by column prefix.
 INVARIANTS = ("b", "chi_hub", "chi_prime")
@@ -98,12 +99,93 @@ def _check_invariants(invariants) -> tuple[str, ...]:
     return tuple(i for i in INVARIANTS if i in invariants)
 
 
+def invariant_columns(invariants=INVARIANTS) -> list[str]:
+    """The columns :func:`solve_invariants` fills: per invariant ``X``: ``X`` (the best value
+    found: the upper bound), ``X_lower``, ``X_upper``, ``X_optimal``, ``X_seconds``.
+
+    Parameters
+    ----------
+    invariants : sequence of str
+        Among :data:`INVARIANTS`.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    SweepError
+        An unknown or repeated invariant, or none.
+
+    Examples
+    --------
+    >>> invariant_columns(["b"])
+    ['b', 'b_lower', 'b_upper', 'b_optimal', 'b_seconds']
+    """
+    return [f"{name}{part}" for name in _check_invariants(invariants)
+            for part in ("", "_lower", "_upper", "_optimal", "_seconds")]
+
+
+def solve_invariants(digraph, invariants=INVARIANTS, time_limit: float = 10.0) -> dict:
+    """The chosen invariants of one digraph within ``time_limit``, as row cells.
+
+    ``χ'`` (polynomial) first, then ``b`` with half of what is left when ``χ_hub`` is also
+    asked for (all of it otherwise), then ``χ_hub`` given ``b``'s result with the rest. An
+    invariant the limit leaves unproved keeps both bounds and ``optimal = False``.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    invariants : sequence of str
+        Among :data:`INVARIANTS`.
+    time_limit : float
+        Seconds for all of them.
+
+    Returns
+    -------
+    dict
+        One value per :func:`invariant_columns` column.
+
+    Raises
+    ------
+    SweepError
+        An unknown invariant, or ``time_limit`` not a positive, finite number of seconds.
+
+    Examples
+    --------
+    >>> from theorem.digraphs import transitive_tournament
+    >>> cells = solve_invariants(transitive_tournament(3), ["b", "chi_prime"])
+    >>> cells["b"], cells["b_optimal"], cells["chi_prime"]
+    (2, True, 2)
+    """
+    invariants = _check_invariants(invariants)
+    time_limit = as_positive(time_limit, "time_limit (seconds)", error=SweepError)
+    start = time.monotonic()
+    results = {}
+    if "chi_prime" in invariants:
+        results["chi_prime"] = chromatic_index(digraph)
+    if "b" in invariants or "chi_hub" in invariants:
+        left = time_limit - (time.monotonic() - start)
+        share = left / 2 if "chi_hub" in invariants else left
+        results["b"] = biclique_cover_number(digraph, time_limit=max(share, 1e-3))
+    if "chi_hub" in invariants:
+        left = time_limit - (time.monotonic() - start)
+        results["chi_hub"] = hub_chromatic_index(digraph, time_limit=max(left, 1e-3),
+                                                 biclique_cover=results["b"])
+    cells = {}
+    for name in invariants:
+        r = results[name]
+        cells.update({name: r.value, f"{name}_lower": r.lower_bound,
+                      f"{name}_upper": r.upper_bound, f"{name}_optimal": r.optimal,
+                      f"{name}_seconds": round(r.elapsed, 4)})
+    return cells
+
+
 def row_columns(invariants=INVARIANTS) -> list[str]:
     """The columns of a random hub sweep's rows, in order.
 
-    The key (:data:`KEY`), ``planted_hubs`` and ``edges``; per invariant ``X``: ``X`` (the
-    best value found: the upper bound), ``X_lower``, ``X_upper``, ``X_optimal``,
-    ``X_seconds``; and ``seconds`` (the whole task).
+    The key (:data:`KEY`), ``planted_hubs`` and ``edges``, the invariants' columns
+    (:func:`invariant_columns`) and ``seconds`` (the whole task).
 
     Parameters
     ----------
@@ -124,19 +206,13 @@ def row_columns(invariants=INVARIANTS) -> list[str]:
     >>> row_columns(["chi_prime"])
     ['N', 'hubs', 'p', 'seed', 'planted_hubs', 'edges', 'chi_prime', 'chi_prime_lower', 'chi_prime_upper', 'chi_prime_optimal', 'chi_prime_seconds', 'seconds']
     """
-    columns = [*KEY, "planted_hubs", "edges"]
-    for name in _check_invariants(invariants):
-        columns += [name, f"{name}_lower", f"{name}_upper", f"{name}_optimal", f"{name}_seconds"]
-    return columns + ["seconds"]
+    return [*KEY, "planted_hubs", "edges", *invariant_columns(invariants), "seconds"]
 
 
 def random_hub_task(point: dict, invariants=INVARIANTS, time_limit: float = 10.0) -> dict:
-    """Solve one grid point: draw the random hub digraph and compute its invariants.
-
-    ``random_hub_extension(N, n, p, rng=seed)``; ``χ'`` (polynomial) first, then ``b`` with
-    half of ``time_limit`` when ``χ_hub`` is also asked for (all of it otherwise), then
-    ``χ_hub`` given ``b``'s result with the rest. An invariant the limit leaves unproved keeps
-    both bounds and ``optimal = False``: the row is recorded, never dropped.
+    """Solve one grid point: draw the random hub digraph and compute its invariants
+    (:func:`solve_invariants`); the row is recorded even when the limit leaves an invariant
+    unproved.
 
     Parameters
     ----------
@@ -155,9 +231,7 @@ def random_hub_task(point: dict, invariants=INVARIANTS, time_limit: float = 10.0
     Raises
     ------
     SweepError
-        An unknown invariant.
-    TheoremError
-        ``time_limit`` is not a positive, finite number of seconds.
+        An unknown invariant, or ``time_limit`` not a positive, finite number of seconds.
 
     Examples
     --------
@@ -165,27 +239,10 @@ def random_hub_task(point: dict, invariants=INVARIANTS, time_limit: float = 10.0
     >>> row["b"] <= row["planted_hubs"], row["b_optimal"], row["chi_hub"] <= row["b"]
     (True, True, True)
     """
-    invariants = _check_invariants(invariants)
-    time_limit = as_positive(time_limit, "time_limit (seconds)", error=SweepError)
     start = time.monotonic()
     digraph, planted = random_hub_extension(point["N"], point["hubs"], point["p"],
                                             rng=point["seed"])
     row = {**{k: point[k] for k in KEY}, "planted_hubs": planted.n_hubs,
-           "edges": digraph.n_edges}
-    results = {}
-    if "chi_prime" in invariants:
-        results["chi_prime"] = chromatic_index(digraph)
-    if "b" in invariants or "chi_hub" in invariants:
-        left = time_limit - (time.monotonic() - start)
-        share = left / 2 if "chi_hub" in invariants else left
-        results["b"] = biclique_cover_number(digraph, time_limit=max(share, 1e-3))
-    if "chi_hub" in invariants:
-        left = time_limit - (time.monotonic() - start)
-        results["chi_hub"] = hub_chromatic_index(digraph, time_limit=max(left, 1e-3),
-                                                 biclique_cover=results["b"])
-    for name in invariants:
-        r = results[name]
-        row.update({name: r.value, f"{name}_lower": r.lower_bound, f"{name}_upper": r.upper_bound,
-                    f"{name}_optimal": r.optimal, f"{name}_seconds": round(r.elapsed, 4)})
-    row["seconds"] = round(time.monotonic() - start, 4)
+           "edges": digraph.n_edges, **solve_invariants(digraph, invariants, time_limit),
+           "seconds": round(time.monotonic() - start, 4)}
     return {c: row[c] for c in row_columns(invariants)}
