@@ -1,6 +1,6 @@
 """The ``transformer-dynamics`` command line: one module per command (``spaces``,
-``invariants``, ``verify``, ``figures``, ``simulate``, ``attention``, ``heads``), shared options
-and output.
+``invariants``, ``verify``, ``figures``, ``simulate``, ``attention``, ``heads``, ``sweep``,
+``sweep-report``), shared options and output.
 
 Subcommands:
 
@@ -27,6 +27,13 @@ Subcommands:
     (``χ_hub`` heads, on the token set and as density covers on ``S^{d−1}``), the bilinear
     ``K = I`` weights (``χ'`` of them) and one head of key dimension ``rank_R(M)``, each
     verified, with their sizes and parameter counts.
+``sweep``
+    Random hub extensions over a grid of ``(N, n, p, seed)``: ``b``, ``χ_hub``, ``χ'`` of each,
+    on a local pool or a dask cluster (``--scheduler``), each row appended to ``--out`` as it
+    finishes; the same command resumes an interrupted sweep.
+``sweep-report``
+    Summary statistics of a sweep's results file per ``(n, p, N)``, and with ``--plot`` the
+    invariants against ``N``.
 ``simulate``
     Self-attention dynamics (SA or USA) of ``--tokens`` tokens on ``sphere:D`` for
     ``--systems`` random starts: clusters over time, the energy, checks, a figure.

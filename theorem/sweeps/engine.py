@@ -178,7 +178,7 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
     """
     if client is not None and workers is not None:
         raise SweepError("workers is for the local pool; a dask client has its own workers")
-    workers = os.cpu_count() or 1 if workers is None else as_positive_integer(
+    workers = (os.cpu_count() or 1) if workers is None else as_positive_integer(
         workers, "workers", error=SweepError)
     deadline = deadline_after(time_limit)
     results = _Memory(key) if out is None else ResultsFile(out, columns, key)

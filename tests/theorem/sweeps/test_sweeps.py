@@ -189,3 +189,15 @@ def test_bad_input_is_one_line_with_exit_code_2(run, argv, message, tmp_path, mo
     code, out, err = run("sweep", *argv)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err
     assert not Path("r.csv").exists()
+
+
+def test_one_worker_runs_in_this_process_and_a_bad_count_is_refused(monkeypatch):
+    import theorem.sweeps.engine as engine
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started for workers=1")
+
+    monkeypatch.setattr(engine, "ProcessPoolExecutor", no_pool)
+    assert sweep(GRID, 1, invariants=["chi_prime"], workers=1).complete
+    with pytest.raises(SweepError, match="workers must be a positive integer"):
+        sweep(GRID, 1, invariants=["chi_prime"], workers=0)
