@@ -682,7 +682,8 @@ def draw_sweep(summary, folder) -> list:
     summary : list of dict
         :func:`theorem.sweeps.summarize_sweep`'s cells.
     folder : str or path-like
-        Where the PNGs go (created), named ``sweep_n{n}_p{p}.png``.
+        Where the PNGs go (created), named ``sweep_n{n}_p{p}.png`` (``p`` as Python writes
+        it, so that two values never share a file).
 
     Returns
     -------
@@ -729,9 +730,9 @@ def draw_sweep(summary, folder) -> list:
                 label="planted hubs")
         ax.set_xlabel("N (vertices)")
         ax.set_ylabel("median, 10–90 % band")
-        ax.set_title(f"random hub extensions, n = {hubs}, p = {p:g}")
+        ax.set_title(f"random hub extensions, n = {hubs}, p = {p}")
         ax.legend(fontsize=8)
-        path = folder / f"sweep_n{hubs}_p{p:g}.png"
+        path = folder / f"sweep_n{hubs}_p{p}.png"
         finish_figure(fig, path)
         plt.close(fig)
         written.append(path)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import SweepError
-from ..sweeps import INVARIANTS, read_rows, summarize_sweep, sweep
+from ..sweeps import INVARIANTS, random_hub_grid, read_rows, row_columns, summarize_sweep, sweep
 from .output import library_version, progress_bar, table, write_json
 
 __all__ = ["run", "report", "numbers"]
@@ -68,8 +68,8 @@ def run(args, out, err) -> int:
     ImportError
         ``--scheduler`` without the ``distributed`` extra.
     SweepError
-        ``--workers`` with ``--scheduler``; the library's errors for a bad grid or file pass
-        through.
+        ``--workers`` with ``--scheduler``, or a scheduler that cannot be reached; the
+        library's errors for a bad grid or file pass through.
 
     Examples
     --------
@@ -84,6 +84,8 @@ def run(args, out, err) -> int:
     >>> print(err.getvalue(), end="")
     transformer-dynamics: error: p must be a probability in [0, 1], got 1.5
     """
+    random_hub_grid(args.N, args.hubs, args.p, args.seeds)      # bad grids before a cluster
+    row_columns(args.invariants)
     client = None
     if args.scheduler is not None:
         try:
@@ -94,8 +96,13 @@ def run(args, out, err) -> int:
         if args.workers is not None:
             raise SweepError("--workers is for the local pool; with --scheduler the cluster "
                              "has its own workers")
-        client = (Client(n_workers=2, threads_per_worker=1, processes=True)
-                  if args.scheduler == "local" else Client(args.scheduler))
+        try:
+            client = (Client(n_workers=2, threads_per_worker=1, processes=True,
+                             dashboard_address=None) if args.scheduler == "local"
+                      else Client(args.scheduler, timeout=min(30.0, args.time_limit)))
+        except (OSError, ValueError, TypeError) as exc:
+            raise SweepError(f"cannot reach the dask scheduler {args.scheduler!r}: {exc}; give "
+                             "tcp://HOST:PORT of a running scheduler, or 'local'") from None
     show = not args.json or args.progress
     try:
         result = sweep({"N": args.N, "hubs": args.hubs, "p": args.p}, args.seeds,
@@ -133,7 +140,7 @@ def _summary_table(summary: list[dict]) -> str:
         f"{n} {part}" for n in names for part in ("median [q10, q90]", "proved")]
     rows = []
     for cell in summary:
-        line = [str(cell["hubs"]), f"{cell['p']:g}", str(cell["N"]), str(cell["rows"]),
+        line = [str(cell["hubs"]), str(cell["p"]), str(cell["N"]), str(cell["rows"]),
                 f"{cell['planted_hubs']:.1f}"]
         for n in names:
             s = cell[n]

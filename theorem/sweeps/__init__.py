@@ -6,7 +6,7 @@ from .engine import SweepResult, run_tasks, sweep
 from .grid import (INVARIANTS, KEY, invariant_columns, random_hub_grid, random_hub_task,
                    row_columns, solve_invariants)
 from .report import summarize_sweep
-from .table import ResultsFile, read_rows
+from .table import ResultsFile, cell_text, parse_cell, read_rows
 
 __all__ = [
     "sweep",
@@ -21,5 +21,7 @@ __all__ = [
     "KEY",
     "ResultsFile",
     "read_rows",
+    "cell_text",
+    "parse_cell",
     "summarize_sweep",
 ]

@@ -1,9 +1,15 @@
 """The sweep engine: one task per grid point, run on a local process pool or on a
 ``dask.distributed`` cluster, each finished row appended to the results file at once.
 
-docs/sweeps.md. The engine is generic: a *task* is a picklable function of one grid point
-(a dict) returning one row (a dict); :func:`run_tasks` runs any such task over any points.
-:func:`sweep` is the random hub sweep built on it (:func:`.grid.random_hub_task`).
+docs/sweeps.md. The engine is generic: a *task* is a picklable function
+``task(point, time_limit=seconds) -> row`` of one grid point (a dict);
+:func:`run_tasks` runs any such task over any points. :func:`sweep` is the random hub sweep
+built on it (:func:`.grid.random_hub_task`).
+
+Tasks are handed out a few at a time (twice the workers); each gets
+``min(solve_limit, time left)`` seconds, read when it starts, so the whole run keeps its
+time limit: when it runs out no task starts, the ones running end by their own limit and
+their rows are written.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ import functools
 import multiprocessing
 import os
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +29,12 @@ from manifolds.validation import as_positive, as_positive_integer
 from ..errors import SweepError
 from ..sat.budget import deadline_after
 from .grid import INVARIANTS, KEY, random_hub_grid, random_hub_task, row_columns
-from .table import ResultsFile
+from .table import ResultsFile, cell_text, parse_cell
 
-__all__ = ["SweepResult", "run_tasks", "sweep"]
+__all__ = ["SweepResult", "run_tasks", "sweep", "MIN_TASK_SECONDS"]
+
+#: A task is not started with less time than this left in the run's budget.
+MIN_TASK_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -34,11 +45,12 @@ class SweepResult:
     ----------
     columns : list of str
     rows : tuple of dict
-        Every finished row, in grid order.
+        Every finished row of the grid, in grid order (rows read back from the file have
+        their cells parsed: ``bool``, ``int``, ``float`` or ``str``).
     path : pathlib.Path or None
         The results file (``None``: rows kept in memory only).
     resumed : int
-        Rows already in the file (not recomputed).
+        Rows of this grid already in the file (not recomputed).
     computed : int
         Rows computed by this run.
     missing : int
@@ -68,89 +80,198 @@ class SweepResult:
     def optimal(self) -> bool:
         """Whether every invariant of every row is proved (``*_optimal`` all true)."""
         flags = [c for c in self.columns if c.endswith("_optimal")]
-        return all(row[c] for row in self.rows for c in flags)
+        return all(row[c] is True for row in self.rows for c in flags)
 
 
 class _Memory:
     """The results "file" of a sweep without ``out``: rows kept in memory."""
 
     def __init__(self, key):
-        self.key, self.done, self.rows = tuple(key), set(), []
+        self.key, self.done, self.lines = tuple(key), set(), {}
 
     def append(self, row):
-        self.done.add(tuple(row[c] for c in self.key))
-        self.rows.append(row)
+        self.done.add(tuple(cell_text(row[c]) for c in self.key))
 
     def close(self):
         pass
 
 
-def _local(task, todo, workers, deadline, on_row):
-    """Run ``task`` over ``todo`` in a pool of ``workers`` spawned processes (in this process
-    when ``workers == 1``); stop collecting at ``deadline``. Returns the points left."""
-    if workers == 1:
-        for k, point in enumerate(todo):
-            if deadline is not None and time.monotonic() >= deadline:
-                return todo[k:]
-            on_row(task(point))
-        return []
+class _Budget:
+    """The time limits of a run: ``solve_limit`` per task, and the run's deadline as a
+    wall-clock time (``time.time()``: workers on other processes or machines read it)."""
+
+    def __init__(self, solve_limit, time_limit):
+        self.solve_limit = solve_limit
+        self.deadline = None if time_limit is None else time.time() + time_limit
+
+    def open(self) -> bool:
+        """Whether a task may still start."""
+        return self.deadline is None or self.deadline - time.time() >= MIN_TASK_SECONDS
+
+
+def _run_one(task, point, solve_limit, deadline):
+    """Run ``task(point)`` with ``min(solve_limit, time left)`` seconds, the time left read
+    when the task starts; ``None`` when too little is left (the point stays undone)."""
+    limit = solve_limit
+    if deadline is not None:
+        left = deadline - time.time()
+        if left < MIN_TASK_SECONDS:
+            return None
+        limit = min(solve_limit, left)
+    return task(point, time_limit=limit)
+
+
+class _Failure(RuntimeError):
+    """A task raised: the message names its grid point; the rows finished are kept."""
+
+
+def _failed(point, exc) -> _Failure:
+    failure = _Failure(f"the task at {point} failed with {type(exc).__name__}: {exc}; the rows "
+                       "finished are kept, and the sweep resumes after the fix")
+    failure.__cause__ = exc
+    return failure
+
+
+def _in_process(task, todo, budget, on_row):
+    """Run the tasks one after the other here. Returns the points left."""
+    for k, point in enumerate(todo):
+        try:
+            row = _run_one(task, point, budget.solve_limit, budget.deadline)
+        except (KeyboardInterrupt, SweepError):
+            raise
+        except Exception as exc:
+            raise _failed(point, exc) from exc
+        if row is None:
+            return todo[k:]
+        on_row(row)
+    return []
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: cancel what is queued and kill its worker processes (Python 3.14's
+    ``terminate_workers`` where it exists; the process table before)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.kill()
+
+
+def _pooled(task, todo, workers, budget, on_row):
+    """Run the tasks on ``workers`` spawned processes, at most ``2 · workers`` handed out at
+    a time. Returns the points left."""
+    queue = deque(todo)
+    left = []
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    running, failure = {}, None
+
+    def hand_out():
+        while queue and failure is None and len(running) < 2 * workers and budget.open():
+            point = queue.popleft()
+            running[pool.submit(_run_one, task, point, budget.solve_limit,
+                                budget.deadline)] = point
+
     try:
-        pending = {pool.submit(task, point): point for point in todo}
-        while pending:
-            left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-            finished, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
-            if not finished:
-                return list(pending.values())
+        hand_out()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                pending.pop(future)
-                on_row(future.result())
-        return []
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+                point = running.pop(future)
+                try:
+                    row = future.result()
+                except BrokenProcessPool:
+                    raise SweepError(
+                        "a worker process died (out of memory, killed, or a script that calls "
+                        "sweep without `if __name__ == \"__main__\":`: the workers are spawned "
+                        "and import it); the rows finished are kept") from None
+                except Exception as exc:
+                    failure = failure or _failed(point, exc)
+                    continue
+                if row is None:
+                    left.append(point)
+                else:
+                    on_row(row)
+            hand_out()
+    except BaseException:
+        _kill(pool)
+        raise
+    pool.shutdown(wait=True)
+    if failure is not None:
+        raise failure
+    return left + list(queue)
 
 
-def _dask(task, todo, client, deadline, on_row):
-    """Run ``task`` over ``todo`` on a ``dask.distributed`` client; stop at ``deadline``."""
-    from distributed import as_completed
+def _dask(task, todo, client, budget, on_row):
+    """Run the tasks on a ``dask.distributed`` client, at most twice its threads handed out
+    at a time. Returns the points left."""
+    from distributed import wait as dask_wait
 
-    futures = {client.submit(task, point, pure=False): k for k, point in enumerate(todo)}
-    done = set()
+    slots = 2 * max(sum(client.nthreads().values()), 1)
+    queue = deque(todo)
+    left = []
+    running, failure = {}, None
+
+    def hand_out():
+        while queue and failure is None and len(running) < slots and budget.open():
+            point = queue.popleft()
+            running[client.submit(_run_one, task, point, budget.solve_limit, budget.deadline,
+                                  pure=False)] = point
+
     try:
-        for future in as_completed(list(futures)):
-            if deadline is not None and time.monotonic() >= deadline:
-                break
-            on_row(future.result())
-            done.add(futures[future])
-    finally:
-        client.cancel([f for f, k in futures.items() if k not in done])
-    return [point for k, point in enumerate(todo) if k not in done]
+        hand_out()
+        while running:
+            finished = dask_wait(list(running), return_when="FIRST_COMPLETED").done
+            for future in finished:
+                point = running.pop(future)
+                if future.status == "error":
+                    failure = failure or _failed(point, future.exception())
+                    continue
+                row = future.result()
+                if row is None:
+                    left.append(point)
+                else:
+                    on_row(row)
+            hand_out()
+    except BaseException:
+        client.cancel(list(running))
+        raise
+    if failure is not None:
+        raise failure
+    return left + list(queue)
 
 
 def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None,
-              time_limit=None, progress=None) -> SweepResult:
+              solve_limit: float = 10.0, time_limit=None, settings=None,
+              progress=None) -> SweepResult:
     """Run ``task`` on every point not yet in ``out`` and append each row as it finishes.
 
     Parameters
     ----------
     task : callable
-        ``task(point) -> row``, picklable (a module-level function, or a
-        :func:`functools.partial` of one).
+        ``task(point, time_limit=seconds) -> row``, picklable (a module-level function, or a
+        :func:`functools.partial` of one). It must keep to ``time_limit``.
     points : list of dict
         The grid points, each holding the ``key`` columns.
     columns : list of str
-        The row's columns, in order.
+        The row's columns, in order (``settings`` are added after them).
     key : sequence of str
-        The columns naming a point.
+        The columns naming a point. Keys are compared as the text the file holds.
     out : str or path-like, optional
-        A ``.csv`` results file, created or resumed (:class:`.table.ResultsFile`).
+        A ``.csv`` results file, created or resumed (:class:`.table.ResultsFile`); locked
+        while the run writes it.
     client : distributed.Client, optional
         Run the tasks on this dask cluster; default a local pool.
     workers : int, optional
         Local pool size (default: the CPU count); 1 runs in this process.
+    solve_limit : float
+        Seconds a task may take.
     time_limit : float, optional
-        Seconds for the whole run: when they pass, no new row is collected and the points
-        left are counted in ``missing`` (a task already running still keeps its own limit).
+        Seconds for the whole run: no task starts when they are nearly out, and each gets at
+        most what is left; the points not started are counted in ``missing``.
+    settings : dict, optional
+        Values every row records as extra columns (the solve limit, a model, a rule); rows
+        of this grid already in ``out`` made with other settings are refused, not mixed.
     progress : callable, optional
         ``progress(done, total)`` after each row.
 
@@ -161,8 +282,11 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
     Raises
     ------
     SweepError
-        ``out`` is not a ``.csv`` path or holds another sweep's results; ``workers`` given
-        with ``client``.
+        ``out`` is not a ``.csv`` path, holds another sweep's results or rows made with other
+        settings, or is being written by another run; ``workers`` given with ``client``; a
+        worker process died.
+    RuntimeError
+        A task raised: the message names its point; the other rows finished are kept.
     TypeError
         ``workers`` is not an integer.
     TheoremError
@@ -180,17 +304,31 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
         raise SweepError("workers is for the local pool; a dask client has its own workers")
     workers = (os.cpu_count() or 1) if workers is None else as_positive_integer(
         workers, "workers", error=SweepError)
-    deadline = deadline_after(time_limit)
+    solve_limit = as_positive(solve_limit, "solve_limit (seconds)", error=SweepError)
+    deadline_after(time_limit)                           # checks it
+    budget = _Budget(solve_limit, time_limit)
+    settings = dict(settings or {})
+    columns = [*columns, *settings]
+    text = {name: cell_text(value) for name, value in settings.items()}
+    order = {tuple(cell_text(p[c]) for c in key): i for i, p in enumerate(points)}
     results = _Memory(key) if out is None else ResultsFile(out, columns, key)
     try:
-        before = set(results.done)
-        resumed = len(before)
-        todo = [p for p in points if tuple(p[c] for c in key) not in before]
+        mine = {k: line for k, line in results.lines.items() if k in order}
+        other = [k for k, line in mine.items()
+                 if any(line[name] != value for name, value in text.items())]
+        if other:
+            line = mine[other[0]]
+            raise SweepError(
+                f"{out} has rows of this grid made with other settings "
+                f"({ {n: line[n] for n in text} } against {text}); run with the same settings, "
+                "or give another --out")
+        todo = [p for p in points if tuple(cell_text(p[c]) for c in key) not in mine]
         total, done = len(points), len(points) - len(todo)
         rows_now = []
 
         def on_row(row):
             nonlocal done
+            row = {**row, **settings}
             results.append(row)
             rows_now.append(row)
             done += 1
@@ -199,22 +337,19 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
 
         if progress is not None:
             progress(done, total)
-        if client is None:
-            left = _local(task, todo, workers, deadline, on_row)
+        if client is not None:
+            left = _dask(task, todo, client, budget, on_row)
+        elif workers == 1:
+            left = _in_process(task, todo, budget, on_row)
         else:
-            left = _dask(task, todo, client, deadline, on_row)
+            left = _pooled(task, todo, workers, budget, on_row)
     finally:
         results.close()
-    if out is None:
-        rows = rows_now
-    else:
-        from .table import read_rows
-        rows = read_rows(out)[1]
-    order = {tuple(p[c] for c in key): i for i, p in enumerate(points)}
-    rows = sorted((r for r in rows if tuple(r[c] for c in key) in order),
-                  key=lambda r: order[tuple(r[c] for c in key)])
-    return SweepResult(list(columns), tuple(rows), None if out is None else Path(out),
-                       resumed, len(rows_now), len(left))
+    rows = {tuple(cell_text(r[c]) for c in key): r for r in rows_now}
+    rows.update({k: {c: parse_cell(v) for c, v in line.items()} for k, line in mine.items()})
+    ordered = tuple(rows[k] for k in sorted(rows, key=order.__getitem__))
+    return SweepResult(columns, ordered, None if out is None else Path(out), len(mine),
+                       len(rows_now), len(left))
 
 
 def sweep(grid: dict, seeds, *, invariants=INVARIANTS, time_limit: float = 10.0, out=None,
@@ -226,7 +361,10 @@ def sweep(grid: dict, seeds, *, invariants=INVARIANTS, time_limit: float = 10.0,
     pool, or on a ``dask.distributed`` cluster when ``client`` is given (a
     ``LocalCluster``'s, or a scheduler's address, ``Client("tcp://…")``). With ``out`` the
     rows are appended to a CSV file as they finish, and a sweep run again with the same
-    ``out`` does only the points missing there (docs/sweeps.md#resuming).
+    ``out`` does only the points missing there (docs/sweeps.md#resuming). Every row records
+    ``solve_limit``; a file whose rows were made with another is refused. The local pool
+    spawns its processes, which import the calling script: call it under
+    ``if __name__ == "__main__":``.
 
     Parameters
     ----------
@@ -234,7 +372,7 @@ def sweep(grid: dict, seeds, *, invariants=INVARIANTS, time_limit: float = 10.0,
         ``{"N": [...], "hubs": [...], "p": [...]}`` (:func:`.grid.random_hub_grid`).
     seeds : int or sequence of int
         A count ``K`` (seeds ``0..K-1``) or the seeds.
-    invariants : sequence of str
+    invariants : str or sequence of str
         Among ``"b"``, ``"chi_hub"``, ``"chi_prime"`` (default all).
     time_limit : float
         Seconds per task (its invariants share them; unproved ones keep their bounds).
@@ -256,10 +394,11 @@ def sweep(grid: dict, seeds, *, invariants=INVARIANTS, time_limit: float = 10.0,
     ------
     SweepError
         A malformed grid (``p`` outside ``[0, 1]``, ``n < 1``, ``N < 2``, no seed, an unknown
-        key or invariant), or ``out`` holding another sweep's results.
+        key or invariant), a bad ``time_limit``, or ``out`` holding another sweep's results.
+    RuntimeError
+        A task raised (the message names its point).
     TheoremError
-        ``total_time_limit`` is not a positive, finite number of seconds (``SweepError`` for
-        ``time_limit``).
+        ``total_time_limit`` is not a positive, finite number of seconds.
 
     Examples
     --------
@@ -270,9 +409,10 @@ def sweep(grid: dict, seeds, *, invariants=INVARIANTS, time_limit: float = 10.0,
     if not isinstance(grid, dict) or set(grid) != {"N", "hubs", "p"}:
         raise SweepError(f"grid must be a dict with the keys N, hubs and p, got {grid!r}")
     points = random_hub_grid(grid["N"], grid["hubs"], grid["p"], seeds)
+    invariants = (invariants,) if isinstance(invariants, str) else tuple(invariants)
     columns = row_columns(invariants)
     time_limit = as_positive(time_limit, "time_limit (seconds)", error=SweepError)
-    task = functools.partial(random_hub_task, invariants=tuple(invariants),
-                             time_limit=time_limit)
+    task = functools.partial(random_hub_task, invariants=invariants)
     return run_tasks(task, points, columns, KEY, out=out, client=client, workers=workers,
-                     time_limit=total_time_limit, progress=progress)
+                     solve_limit=time_limit, time_limit=total_time_limit,
+                     settings={"solve_limit": time_limit}, progress=progress)

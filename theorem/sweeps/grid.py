@@ -9,6 +9,7 @@ bounds, ``optimal`` flag and time, and the planted hub count.
 from __future__ import annotations
 
 import itertools
+import numbers
 import time
 
 from manifolds.validation import as_integer, as_positive, as_probability
@@ -80,7 +81,7 @@ def random_hub_grid(N, hubs, p, seeds) -> list[dict]:
     ns = _values(N, "N", lambda v, name: as_integer(v, name, minimum=2, error=SweepError))
     hs = _values(hubs, "hubs", lambda v, name: as_integer(v, name, minimum=1, error=SweepError))
     ps = _values(p, "p", lambda v, name: as_probability(v, name, error=SweepError))
-    if isinstance(seeds, int) and not isinstance(seeds, bool):
+    if isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
         seeds = list(range(as_integer(seeds, "seeds", minimum=1, error=SweepError)))
     ss = _values(seeds, "seeds", lambda v, name: as_integer(v, "a seed", minimum=0,
                                                             error=SweepError))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import SweepError
 from .grid import INVARIANTS
 
 __all__ = ["summarize_sweep"]
@@ -24,6 +25,11 @@ def summarize_sweep(rows) -> list[dict]:
     rows : iterable of dict
         Rows of a sweep (:class:`.engine.SweepResult` ``rows``, or :func:`.table.read_rows`).
 
+    Raises
+    ------
+    SweepError
+        No rows, rows without the random hub columns, or a row with an empty one.
+
     Returns
     -------
     list of dict
@@ -40,7 +46,17 @@ def summarize_sweep(rows) -> list[dict]:
     (4, 2.0, 1.0)
     """
     rows = list(rows)
-    names = [n for n in INVARIANTS if rows and n in rows[0]]
+    if not rows:
+        raise SweepError("the sweep has no rows yet; run it (or let it finish) first")
+    needed = ["N", "hubs", "p", "planted_hubs"]
+    missing = [c for c in needed if c not in rows[0]]
+    if missing:
+        raise SweepError(f"these rows are not a random hub sweep's: no column {missing[0]} "
+                         f"(they have {sorted(rows[0])[:8]}…)")
+    bad = next((r for r in rows if any(r[c] is None for c in needed)), None)
+    if bad is not None:
+        raise SweepError(f"a row has an empty cell among {needed}: {bad}; the file is damaged")
+    names = [n for n in INVARIANTS if n in rows[0]]
     cells: dict = {}
     for row in rows:
         cells.setdefault((row["hubs"], row["p"], row["N"]), []).append(row)

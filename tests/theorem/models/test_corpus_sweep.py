@@ -21,19 +21,22 @@ def test_attention_rows_are_the_heads_invariants_and_resume(tmp_path):
                                 attention_task, load_model, read_corpus, sentence_attention)
 
     points = attention_points([0], [0, 5], [2, 3])
-    task = functools.partial(attention_task, invariants=["b", "chi_prime"], time_limit=20)
+    task = functools.partial(attention_task, invariants=["b", "chi_prime"])
     columns = attention_columns(["b", "chi_prime"])
-    result = run_tasks(task, points, columns, ATTENTION_KEY, out=tmp_path / "a.csv", workers=1)
+    settings = {"model": "minilm", "rule": "top-mass:0.9"}
+    result = run_tasks(task, points, columns, ATTENTION_KEY, out=tmp_path / "a.csv", workers=1,
+                       solve_limit=20, settings=settings)
     assert result.complete and len(result.rows) == 4
     digraphs = sentence_attention(load_model("minilm"), read_corpus()[0]).digraphs()
     for row in result.rows:
         g = digraphs[row["layer"], row["head"]]
         assert (row["tokens"], row["edges"]) == (g.n, g.n_edges)
         assert row["chi_prime"] == chromatic_index(g).value
-        b = biclique_cover_number(g, time_limit=20)
-        if row["b_optimal"] and b.optimal:
-            assert row["b"] == b.value
-    again = run_tasks(task, points, columns, ATTENTION_KEY, out=tmp_path / "a.csv", workers=1)
+        b = biclique_cover_number(g, time_limit=20)       # both are bounds of one number
+        assert row["b_lower"] <= b.upper_bound and b.lower_bound <= row["b_upper"]
+        assert row["rule"] == "top-mass:0.9"
+    again = run_tasks(task, points, columns, ATTENTION_KEY, out=tmp_path / "a.csv", workers=1,
+                      solve_limit=20, settings=settings)
     assert (again.resumed, again.computed) == (4, 0)
     with pytest.raises(ModelError, match="out of range"):
         attention_task({"sentence": 0, "layer": 9, "head": 0})
