@@ -150,11 +150,12 @@ def _in_process(task, todo, budget, on_row):
 def _kill(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: cancel what is queued and kill its worker processes (Python 3.14's
     ``terminate_workers`` where it exists; the process table before)."""
-    pool.shutdown(wait=False, cancel_futures=True)
     if hasattr(pool, "terminate_workers"):
         pool.terminate_workers()
         return
-    for process in list(getattr(pool, "_processes", {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
         process.kill()
 
 

@@ -304,3 +304,24 @@ def test_a_bad_scheduler_address_is_one_line(run, tmp_path):
     code, out, err = run("sweep", "--N", "6", "--hubs", "2", "--p", "0.5", "--seeds", "1",
                          "--out", str(tmp_path / "r.csv"), "--scheduler", "foo")
     assert code == 2 and "cannot reach the dask scheduler 'foo'" in err and err.count("\n") == 1
+
+
+def test_ctrl_c_stops_the_pool_at_once(tmp_path):
+    """SIGINT to the command's process group (what Ctrl-C sends) ends a pool sweep of 20 s
+    tasks within a few seconds, exit code 130."""
+    argv = [sys.executable, "-m", "theorem.cli", "sweep", "--N", "60", "--hubs", "30", "--p",
+            "0.5", "--seeds", "6", "--invariants", "b", "--solve-limit", "20", "--workers", "2",
+            "--out", str(tmp_path / "r.csv")]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        proc.stderr.read(len("sweep ["))          # the progress bar: the pool is starting
+        os.killpg(proc.pid, signal.SIGINT)
+        start = time.monotonic()
+        assert proc.wait(timeout=15) == 130
+        assert time.monotonic() - start < 10
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stderr.close()
