@@ -4,9 +4,11 @@ Attention digraphs and named families, hub extensions with their colorings (Lemm
 random hub model, the invariants ``b``, ``χ_hub`` and ``χ'`` with witnesses and certificates
 and their Pareto front; part (i) of the Main Theorem (:func:`universal_law`,
 :class:`UniversalFamily`, :func:`one_function_cover`) and part (ii) (:func:`density_cover`,
-:func:`construct_density_cover`) with their verification (:func:`verify_density_cover`); the
-command line. Sub-packages: :mod:`.digraphs`, :mod:`.invariants` and :mod:`.sat` (the
-combinatorics, no geometry), :mod:`.covers` (the Main Theorem on the spaces), :mod:`.models`
+:func:`construct_density_cover`) with their verification (:func:`verify_density_cover`);
+sweeps over the random hub model (:func:`sweep`); the command line. Sub-packages:
+:mod:`.digraphs`, :mod:`.invariants` and :mod:`.sat` (the combinatorics, no geometry),
+:mod:`.covers` (the Main Theorem on the spaces), :mod:`.transformer` (Section 3: attention
+heads, bilinear covers), :mod:`.sweeps` (local pool or ``dask.distributed``), :mod:`.models`
 (attention of pretrained transformers, extra ``models``), :mod:`.cli`.
 Imports :mod:`manifolds` and :mod:`laws`; neither imports this package.
 """
