@@ -13,7 +13,7 @@ from .density_covers import (
     product_cover,
 )
 from .universal import UniversalFamily, one_function_cover, universal_law
-from .verification import VerificationReport, verify_density_cover
+from .verification import VerificationReport, claim_checks, verify_density_cover
 
 __all__ = [
     "universal_law",
@@ -29,4 +29,5 @@ __all__ = [
     "MAX_COVER_VERTICES",
     "verify_density_cover",
     "VerificationReport",
+    "claim_checks",
 ]

@@ -7,7 +7,7 @@ docs/conventions.md#density-covers. :func:`verify_density_cover` measures, for a
   perturbations in product normal coordinates (radii ``r·(0.01, 0.03, 0.1, 0.3)``) exceeds
   the rounding floor, and the finite-difference Hessian is negative definite beyond its error
   estimate (so ``β_j`` is not constant nearby); each weight claims only edges, and the
-  weights together claim every edge;
+  weights together claim every edge (:func:`claim_checks`);
 * **exact** — in addition: ``β_j`` at all vertex pairs equals the indicator of its edges;
   ``0 ≤ β_j ≤ 1`` from the hypotheses (disjoint balls ``2r ≤ r0``; no pair covered by two
   hubs of one weight, ``m_j ≤ 1`` — what a valid coloring, or a biclique partition in one
@@ -36,7 +36,7 @@ from manifolds.validation import as_generator, as_positive_integer
 from ..errors import TheoremError
 from .density_covers import DensityCover
 
-__all__ = ["VerificationReport", "verify_density_cover"]
+__all__ = ["VerificationReport", "verify_density_cover", "claim_checks"]
 
 _TOL = 1e-12
 
@@ -204,6 +204,52 @@ def _midpoints(cover: DensityCover):
     return space.unchecked_exp(0.5 * v, points[a]), names
 
 
+def claim_checks(digraph, claims, *, what: str = "weight") -> list[Check]:
+    """The checks on what the functions of a cover claim: each claims only edges of
+    ``digraph``, and together they claim every edge.
+
+    Shared by every verification of a cover (:func:`verify_density_cover`,
+    :func:`~theorem.transformer.verify_bilinear_cover`,
+    :func:`~theorem.transformer.verify_attention_heads`).
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    claims : sequence of array ``(E_j, 2)``
+        The edges each function claims.
+    what : str
+        What a function is called in the checks' names (``"weight"``, ``"head"``).
+
+    Returns
+    -------
+    list of laws.Check
+        ``"{what} j claims only edges"`` per function (the count of claimed non-edges, and
+        the first), then ``"{what}s claim every edge"`` (the count of unclaimed edges).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from theorem.digraphs import AttentionDigraph
+    >>> g = AttentionDigraph(3, [(0, 1), (0, 2)])
+    >>> [(c.name, c.passed, c.where) for c in claim_checks(g, [np.array([[0, 1], [1, 2]])])]
+    [('weight 0 claims only edges', False, '(1, 2) is not an edge'), ('weights claim every edge', False, 'edge (0, 2) unclaimed')]
+    """
+    adjacency = digraph.adjacency.astype(bool)
+    claimed = np.zeros_like(adjacency)
+    checks = []
+    for j, edges in enumerate(claims):
+        edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+        outside = edges[~adjacency[edges[:, 0], edges[:, 1]]]
+        checks.append(Check(f"{what} {j} claims only edges", len(outside), 0, "<=",
+                            f"({outside[0, 0]}, {outside[0, 1]}) is not an edge" if len(outside)
+                            else ""))
+        claimed[edges[:, 0], edges[:, 1]] = True
+    missing = np.argwhere(adjacency & ~claimed)
+    checks.append(Check(f"{what}s claim every edge", len(missing), 0, "<=",
+                        f"edge {tuple(missing[0].tolist())} unclaimed" if len(missing) else ""))
+    return checks
+
+
 def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 32,
                          per_ball: int = 4) -> VerificationReport:
     r"""Verify ``cover`` at the paper's strength, the exact one, and its ranks (module docs).
@@ -290,18 +336,7 @@ def verify_density_cover(cover: DensityCover, rng=None, *, n_directions: int = 3
             if ok_max.passed and ok_hess.passed:
                 passed_edges.add((a, b))
 
-    adjacency = cover.digraph.adjacency.astype(bool)
-    claimed = np.zeros_like(adjacency)
-    for j, edges in enumerate(cover.claims):
-        foreign = [tuple(e) for e in np.asarray(edges).reshape(-1, 2).tolist()
-                   if not adjacency[e[0], e[1]]]
-        paper.append(Check(f"weight {j} claims only edges", len(foreign), 0, "<=",
-                           f"({foreign[0][0]}, {foreign[0][1]}) is not an edge" if foreign else ""))
-        if len(edges):
-            claimed[edges[:, 0], edges[:, 1]] = True
-    missing = np.argwhere(adjacency & ~claimed)
-    paper.append(Check("weights claim every edge", len(missing), 0, "<=",
-                       f"edge {tuple(missing[0].tolist())} unclaimed" if len(missing) else ""))
+    paper += claim_checks(cover.digraph, cover.claims)
 
     # -- exact: values at vertex pairs, hypotheses, sampled bounds ---------------------------
     for j, (weight, edges) in enumerate(zip(cover.weights, cover.claims)):

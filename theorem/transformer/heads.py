@@ -31,6 +31,7 @@ import numpy as np
 from laws import Check, Report, SelfAttention
 from manifolds.validation import as_generator, as_integer, as_nonnegative
 
+from ..covers.verification import claim_checks
 from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..digraphs.hubs import HubExtension
 from ..errors import HeadError, InvalidColoringError, TheoremError
@@ -499,6 +500,8 @@ def verify_attention_heads(heads: AttentionHeads, *, betas=DEFAULT_BETAS) -> Hea
 
     The checks (each a :class:`laws.Check` with its margin):
 
+    * each head claims only edges, and together they claim every edge
+      (:func:`~theorem.covers.claim_checks`);
     * per head ``j``: ``max |L_j[b, a] − [(a, b) ∈ claims_j]| ≤`` :data:`LOGIT_TOL` over all
       pairs ``a ≠ b`` (and over the diagonal too, except where ``idle_to_self`` puts 1);
     * the supports ``{(a, b) : L_j[b, a] > 1/2, a ≠ b}`` of the heads together are exactly ``E``
@@ -542,14 +545,11 @@ def verify_attention_heads(heads: AttentionHeads, *, betas=DEFAULT_BETAS) -> Hea
     n = heads.digraph.n
     logits = heads.logits()                                    # (h, N, N): [j, b, a]
     off = ~np.eye(n, dtype=bool)
-    checks = []
     errors = []
     adjacency = heads.digraph.adjacency.astype(bool)
+    checks = claim_checks(heads.digraph, heads.claims, what="head")
     for j, edges in enumerate(heads.claims):
         edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-        foreign = [tuple(e) for e in edges.tolist() if not adjacency[e[0], e[1]]]
-        checks.append(Check(f"head {j} claims only edges", len(foreign), 0, "<=",
-                            f"({foreign[0][0]}, {foreign[0][1]}) is not an edge" if foreign else ""))
         target = np.zeros((n, n))
         if len(edges):
             target[edges[:, 1], edges[:, 0]] = 1.0

@@ -122,7 +122,7 @@ def test_tampered_heads_fail_verification():
     dropped = AttentionHeads(heads.digraph, heads.tokens, heads.keys[:1], heads.queries[:1],
                              heads.values[:1], heads.claims[:1], "one head short")
     failed = [c.name for c in verify_attention_heads(dropped).report.failures()]
-    assert failed == ["the heads' supports together are E"]
+    assert failed == ["heads claim every edge", "the heads' supports together are E"]
 
 
 def test_bad_input_is_refused_with_the_reason():
