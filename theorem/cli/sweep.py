@@ -97,9 +97,15 @@ def run(args, out, err) -> int:
             raise SweepError("--workers is for the local pool; with --scheduler the cluster "
                              "has its own workers")
         try:
-            client = (Client(n_workers=2, threads_per_worker=1, processes=True,
-                             dashboard_address=None) if args.scheduler == "local"
-                      else Client(args.scheduler, timeout=min(30.0, args.time_limit)))
+            if args.scheduler == "local":
+                client = Client(n_workers=2, threads_per_worker=1, processes=True,
+                                dashboard_address=None)
+            else:
+                # a malformed address is refused before a Client starts its event-loop thread
+                # (which a failed Client leaves behind: later forks of this process would hang)
+                from distributed.comm.addressing import parse_address, parse_host_port
+                parse_host_port(parse_address(args.scheduler)[1])
+                client = Client(args.scheduler, timeout=min(30.0, args.time_limit))
         except (OSError, ValueError, TypeError) as exc:
             raise SweepError(f"cannot reach the dask scheduler {args.scheduler!r}: {exc}; give "
                              "tcp://HOST:PORT of a running scheduler, or 'local'") from None

@@ -151,9 +151,10 @@ def test_bad_invariants_and_files_are_refused(tmp_path):
             ResultsFile(path, columns, KEY)
     with pytest.raises(SweepError, match="made with other settings"):
         sweep(GRID, 1, invariants=["b"], time_limit=20, out=path, workers=1)
+    folder = tmp_path / "folder.csv"
+    folder.mkdir()
     with pytest.raises(SweepError, match="is a folder"):
-        sweep(GRID, 1, out=tmp_path / "folder.csv" if (tmp_path / "folder.csv").mkdir() is None
-              else None, workers=1)
+        sweep(GRID, 1, out=folder, workers=1)
 
 
 def test_the_summary_is_the_statistics_of_each_cell():
@@ -299,10 +300,17 @@ def test_sweep_report_refuses_what_is_not_a_sweep(run, tmp_path):
 
 
 @needs_dask
-def test_a_bad_scheduler_address_is_one_line(run, tmp_path):
+@pytest.mark.parametrize("address", ["foo", "tcp://[bad", "tcp://host"])
+def test_a_bad_scheduler_address_is_one_line_and_starts_no_thread(run, tmp_path, address):
+    """Refused before a dask Client starts its event loop: a failed Client leaves that thread
+    running, and the forks of every later solve in the process would hang."""
+    import threading
+
     code, out, err = run("sweep", "--N", "6", "--hubs", "2", "--p", "0.5", "--seeds", "1",
-                         "--out", str(tmp_path / "r.csv"), "--scheduler", "foo")
-    assert code == 2 and "cannot reach the dask scheduler 'foo'" in err and err.count("\n") == 1
+                         "--out", str(tmp_path / "r.csv"), "--scheduler", address)
+    assert code == 2 and f"cannot reach the dask scheduler {address!r}" in err
+    assert err.count("\n") == 1
+    assert "IO loop" not in {t.name for t in threading.enumerate()}
 
 
 def test_ctrl_c_stops_the_pool_at_once(tmp_path):
