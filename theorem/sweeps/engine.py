@@ -26,8 +26,7 @@ from pathlib import Path
 
 from manifolds.validation import as_positive, as_positive_integer
 
-from ..errors import SweepError
-from ..sat.budget import deadline_after
+from ..errors import SweepError, TheoremError
 from .grid import INVARIANTS, KEY, random_hub_grid, random_hub_task, row_columns
 from .table import ResultsFile, cell_text, parse_cell
 
@@ -83,26 +82,14 @@ class SweepResult:
         return all(row[c] is True for row in self.rows for c in flags)
 
 
-class _Memory:
-    """The results "file" of a sweep without ``out``: rows kept in memory."""
-
-    def __init__(self, key):
-        self.key, self.done, self.lines = tuple(key), set(), {}
-
-    def append(self, row):
-        self.done.add(tuple(cell_text(row[c]) for c in self.key))
-
-    def close(self):
-        pass
-
-
 class _Budget:
     """The time limits of a run: ``solve_limit`` per task, and the run's deadline as a
     wall-clock time (``time.time()``: workers on other processes or machines read it)."""
 
     def __init__(self, solve_limit, time_limit):
         self.solve_limit = solve_limit
-        self.deadline = None if time_limit is None else time.time() + time_limit
+        self.deadline = None if time_limit is None else time.time() + as_positive(
+            time_limit, "time_limit (seconds)", error=TheoremError)
 
     def open(self) -> bool:
         """Whether a task may still start."""
@@ -137,8 +124,6 @@ def _in_process(task, todo, budget, on_row):
     for k, point in enumerate(todo):
         try:
             row = _run_one(task, point, budget.solve_limit, budget.deadline)
-        except (KeyboardInterrupt, SweepError):
-            raise
         except Exception as exc:
             raise _failed(point, exc) from exc
         if row is None:
@@ -306,15 +291,15 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
     workers = (os.cpu_count() or 1) if workers is None else as_positive_integer(
         workers, "workers", error=SweepError)
     solve_limit = as_positive(solve_limit, "solve_limit (seconds)", error=SweepError)
-    deadline_after(time_limit)                           # checks it
     budget = _Budget(solve_limit, time_limit)
     settings = dict(settings or {})
     columns = [*columns, *settings]
     text = {name: cell_text(value) for name, value in settings.items()}
     order = {tuple(cell_text(p[c]) for c in key): i for i, p in enumerate(points)}
-    results = _Memory(key) if out is None else ResultsFile(out, columns, key)
+    results = None if out is None else ResultsFile(out, columns, key)
     try:
-        mine = {k: line for k, line in results.lines.items() if k in order}
+        mine = {} if results is None else {k: line for k, line in results.lines.items()
+                                           if k in order}
         other = [k for k, line in mine.items()
                  if any(line[name] != value for name, value in text.items())]
         if other:
@@ -330,7 +315,8 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
         def on_row(row):
             nonlocal done
             row = {**row, **settings}
-            results.append(row)
+            if results is not None:
+                results.append(row)
             rows_now.append(row)
             done += 1
             if progress is not None:
@@ -345,7 +331,8 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
         else:
             left = _pooled(task, todo, workers, budget, on_row)
     finally:
-        results.close()
+        if results is not None:
+            results.close()
     rows = {tuple(cell_text(r[c]) for c in key): r for r in rows_now}
     rows.update({k: {c: parse_cell(v) for c, v in line.items()} for k, line in mine.items()})
     ordered = tuple(rows[k] for k in sorted(rows, key=order.__getitem__))

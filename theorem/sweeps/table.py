@@ -163,9 +163,7 @@ class ResultsFile:
                              "ending with .csv")
         self.columns = list(columns)
         self.key = tuple(key)
-        #: The keys of the rows in the file, as their text (:func:`cell_text`).
-        self.done: set = set()
-        #: The rows in the file, as text, by key.
+        #: The rows in the file, as text, by key (the key's cells as text, :func:`cell_text`).
         self.lines: dict = {}
         if self.path.is_dir():
             raise SweepError(f"{self.path} is a folder; give a file path ending with .csv")
@@ -195,14 +193,18 @@ class ResultsFile:
         index = [self.columns.index(c) for c in self.key]
         for cells in lines:
             k = tuple(cells[i] for i in index)
-            if k in self.done:
+            if k in self.lines:
                 raise SweepError(f"{self.path} has the row {dict(zip(self.key, k))} twice")
-            self.done.add(k)
             self.lines[k] = dict(zip(self.columns, cells))
         with open(self.path, "rb+") as f:       # drop a partial last line
             data = f.read()
             f.truncate(data.rfind(b"\n") + 1)
         self._file.seek(0, os.SEEK_END)
+
+    @property
+    def done(self) -> set:
+        """The keys of the rows in the file, as their text (:func:`cell_text`)."""
+        return set(self.lines)
 
     def _write(self, cells) -> None:
         buffer = io.StringIO()
@@ -234,10 +236,9 @@ class ResultsFile:
         'N,b\\n10,3\\n'
         """
         k = tuple(cell_text(row[c]) for c in self.key)
-        if k in self.done:
+        if k in self.lines:
             raise SweepError(f"the row {dict(zip(self.key, k))} is already in {self.path}")
         self._write([row[c] for c in self.columns])
-        self.done.add(k)
         self.lines[k] = {c: cell_text(row[c]) for c in self.columns}
 
     def close(self) -> None:
