@@ -1,7 +1,7 @@
 """The invariants of an attention digraph, each with a witness and a lower-bound certificate:
 ``b`` (:mod:`.biclique_cover`), ``χ_hub`` (:mod:`.hub_chromatic`), ``χ'``
 (:mod:`.chromatic_index`), their Pareto front, fooling sets, the fractional cover, transitive
-and skew sequences, the real rank, the profile of all of them, and the results. No geometry."""
+and skew sequences, the real rank, the local search for covers, the profile of all of them, and the results. No geometry."""
 
 from .biclique_cover import biclique_cover_number, complete_subdigraph_certificate, sperner_number
 from .certificates import check_unsat_certificate
@@ -14,6 +14,7 @@ from .fractional_cover import (
     weighted_fooling_bound,
 )
 from .greedy import star_cover
+from .local_search import local_search_cover
 from .hub_chromatic import dsatur_colored, hub_chromatic_index
 from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
 from .profile import InvariantProfile, invariant_profile
@@ -32,6 +33,7 @@ __all__ = [
     "invariant_profile",
     "InvariantProfile",
     "star_cover",
+    "local_search_cover",
     "fooling_set",
     "is_fooling_set",
     "sperner_number",

@@ -25,6 +25,7 @@ from ..sat.solver import SOLVER, solve_within
 from .fooling import fooling_set, is_fooling_set
 from .fractional_cover import fractional_biclique_cover
 from .greedy import greedy_cover, star_cover
+from .local_search import local_search_cover
 from .results import Certificate, InvariantResult, solved, unsat_certificate
 from .transitive import transitive_sequence
 
@@ -234,6 +235,8 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     if sperner_number(len(clique)) > lower:
         lower = sperner_number(len(clique))
         certificate = complete_subdigraph_certificate(clique)
+    cover = _local_descent(digraph, cover, lower, share(deadline, 0.15),
+                           lambda c: report((HubExtension(c), lower, certificate)))
 
     def size(w):
         return w.n_hubs
@@ -261,6 +264,32 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
         report((witness, lower, certificate))
     witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
     descend(witness, size, lower, certificate, encode, **steps)
+
+
+#: Moves of the local search for each smaller cover in :func:`biclique_cover_number` (the
+#: covers it finds at all it mostly finds within a few hundred; the last, failed, attempt
+#: costs all of them).
+DESCENT_ITERATIONS = 2000
+
+
+def _local_descent(digraph, cover, lower, deadline, report):
+    """Smaller covers by :func:`.local_search_cover`, each from the last less the biclique
+    that covers the fewest edges alone, down to ``lower`` or the first ``k`` it gives up on;
+    reports each one."""
+    while len(cover) > lower and not past(deadline):
+        sides = np.zeros((2, len(cover), digraph.n), dtype=np.int64)
+        for j, (sources, targets) in enumerate(cover):
+            sides[0, j, sources] = sides[1, j, targets] = 1
+        once = (sides[0].T @ sides[1] == 1).astype(np.int64)
+        weakest = int(np.argmin(((sides[0] @ once) * sides[1]).sum(axis=1)))
+        smaller = local_search_cover(digraph, len(cover) - 1, rng=len(cover),
+                                     start=cover[:weakest] + cover[weakest + 1:],
+                                     iterations=DESCENT_ITERATIONS, deadline=deadline)
+        if smaller is None:
+            break
+        cover = smaller
+        report(cover)
+    return cover
 
 
 def _fooling_certificate(fooling: np.ndarray) -> Certificate:

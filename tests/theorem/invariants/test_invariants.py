@@ -20,6 +20,7 @@ from theorem.digraphs import (
 )
 from theorem.digraphs import HubExtension, random_hub_extension
 from theorem.invariants.fractional_cover import weighted_fooling_bound
+from theorem.invariants.greedy import greedy_cover
 from theorem.invariants import biclique_cover as biclique_cover_module
 from theorem.invariants import (
     biclique_cover_number,
@@ -309,12 +310,15 @@ def test_hard_regime_is_proved_by_a_refutation_a_second_solver_confirms():
 def test_weighted_fooling_set_proves_the_planted_hubs_optimal(monkeypatch):
     """Seed 4 of the hard regime: the local search finds no fooling set above 16, but the
     fractional cover's duals prove b ≥ 20 = planted hubs. Every SAT call is made to run out
-    of time, so the bound is the LP's alone and the run deterministic."""
+    of time, so the bound is the LP's alone and the run deterministic; the cover by 20 is the
+    local search's (the greedy one has more), so b is proved without SAT."""
     for module in (biclique_cover_module, sat_search):
         monkeypatch.setattr(module, "solve_within", lambda *args, **kwargs: (None, None))
     g, planted = random_hub_extension(40, 20, 0.5, rng=4)
     r = biclique_cover_number(g)
-    assert r.lower_bound == planted.n_hubs == 20 < r.upper_bound and not r.optimal
+    assert r.lower_bound == planted.n_hubs == 20 == r.upper_bound and r.optimal
+    assert len(greedy_cover(g)) > 20
+    r.witness.validate(g)
     assert r.certificate.kind == "weighted-fooling-set"
     weights = r.certificate.data["weights"]
     assert weighted_fooling_bound(g, weights) == (20, r.certificate.data["max_biclique_weight"])
@@ -341,17 +345,17 @@ def test_biclique_encoding_options_keep_small_answers():
 
 def _public_functions_taking_a_digraph():
     import theorem.invariants as inv
-    from theorem.invariants.greedy import greedy_cover
     from theorem.invariants.transitive import binary_cover
 
     extra = {"is_fooling_set": ([],), "is_transitive_sequence": ([],),
              "validate_edge_coloring": ([],), "weighted_fooling_bound": ([(0, 1, 1)],),
-             "check_unsat_certificate": (None,), "binary_cover": ([0, 1],)}
+             "check_unsat_certificate": (None,), "binary_cover": ([0, 1],),
+             "local_search_cover": (1,)}
     names = ["biclique_cover_number", "hub_chromatic_index", "chromatic_index",
              "hub_pareto_front", "real_rank", "star_cover", "fooling_set", "is_fooling_set",
              "transitive_sequence", "is_transitive_sequence", "fractional_biclique_cover",
              "maximal_bicliques", "weighted_fooling_bound", "validate_edge_coloring",
-             "check_unsat_certificate"]
+             "check_unsat_certificate", "local_search_cover"]
     found = [(name, getattr(inv, name), extra.get(name, ())) for name in names]
     return found + [("greedy_cover", greedy_cover, ()), ("binary_cover", binary_cover, ([0, 1],))]
 
