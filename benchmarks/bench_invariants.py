@@ -1,8 +1,8 @@
 """Exact invariants: the targets of the invariants issue, and our solver against plain SAT.
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
-(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds`` or ``--attention`` for one table
-only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``:
+(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers`` or ``--attention``
+for one table only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``:
 ``M`` digraphs of 30–64 tokens, real attention of the corpus through all-MiniLM-L6-v2 with
 the ``models`` extra, else the synthetic stand-in).
 Prints markdown tables, recorded in docs/benchmarks.md.
@@ -11,6 +11,9 @@ Prints markdown tables, recorded in docs/benchmarks.md.
   whether proved, time.
 * The lower bounds on the hard regime side by side: greedy fooling set, the local search's,
   and the fractional biclique cover (LP value and its weighted-fooling-set bound).
+* Upper bounds on ``b`` side by side (``--covers``): the greedy cover, the local search
+  descending from it, and a SAT descent given the same time, on the hard regime and the
+  29-token heads of layer 0.
 * ``b`` on complete digraphs N = 3..35 (Sperner lower bound and construction), and side by side
   a plain SAT descent (same CNF, no fooling-set symmetry breaking, no structural bounds,
   starting from the greedy cover) on the small ones: the ratio of times.
@@ -119,6 +122,44 @@ def random_hub_table(n_seeds, limit):
                   f"[{r.lower_bound}, {r.upper_bound}] | {'yes' if r.optimal else 'no'} | "
                   f"{r.certificate.kind} | {r.elapsed:.2f} |", flush=True)
         print(f"| {params} | median | | | | | | {statistics.median(times):.2f} |")
+
+
+def covers_table(n_seeds, data):
+    """Upper bounds on b side by side: the greedy cover, the local search descending from it
+    as biclique_cover_number runs it (2,000 moves a size, no time limit), and a SAT descent
+    from the greedy cover (the maximal encoding, fooling set pinned) given the same time."""
+    import json
+
+    from theorem.invariants.biclique_cover import _local_descent, _maximal_cover_cnf
+
+    print("\n### Upper bounds on b: greedy, local search, SAT in the same time\n")
+    print("| digraph | N | edges | greedy | local search | time (s) | SAT, same time | "
+          "local / SAT |")
+    print("|---|---|---|---|---|---|---|---|")
+    digraphs = [(f"random_hub_extension(40, 20, 0.5), seed {seed}",
+                 random_hub_extension(40, 20, 0.5, rng=seed)[0]) for seed in range(n_seeds)]
+    index = json.loads((Path(data) / "index.json").read_text())["digraphs"]
+    digraphs += [(entry["file"][:-5], AttentionDigraph.read(Path(data) / entry["file"]))
+                 for entry in index if entry["sentence"] == 5 and entry["layer"] == 0]
+    sizes = []
+    for name, g in digraphs:
+        greedy = greedy_cover(g)
+        fooling = fooling_set(g)
+        start = time.perf_counter()
+        local = _local_descent(g, greedy, len(fooling), None, lambda cover: None)
+        spent = time.perf_counter() - start
+        deadline, sat = time.monotonic() + spent, len(greedy)
+        while sat > len(fooling):
+            encoded = _maximal_cover_cnf(g, sat - 1, fooling)
+            ok, _ = (None, None) if encoded is None else solve_within(encoded[0], deadline)
+            if not ok:
+                break
+            sat -= 1
+        sizes.append((len(local), sat))
+        print(f"| {name} | {g.n} | {g.n_edges} | {len(greedy)} | {len(local)} | {spent:.2f} | "
+              f"{sat} | {len(local) / sat:.2f} |", flush=True)
+    better = sum(a < b for a, b in sizes)
+    print(f"| smaller by the local search | | | | {better} of {len(sizes)} | | | |")
 
 
 def bounds_table(n_seeds):
@@ -278,6 +319,8 @@ def main(argv=None):
                         help="only the table of b on the random hub model")
     parser.add_argument("--bounds", action="store_true",
                         help="only the table of lower bounds on b in the hard regime")
+    parser.add_argument("--covers", action="store_true",
+                        help="only the table of upper bounds on b: greedy, local search, SAT")
     parser.add_argument("--attention", action="store_true",
                         help="only the table of b and χ_hub on attention digraphs")
     parser.add_argument("--every", type=int, default=1,
@@ -294,6 +337,9 @@ def main(argv=None):
     if args.attention:
         attention_table(limit, args.every, args.workers, args.synthetic, args.data)
         return
+    if args.covers:
+        covers_table(args.seeds, args.data)
+        return
     if args.families:
         families_table()
         return
@@ -307,6 +353,7 @@ def main(argv=None):
     bounds_table(args.seeds)
     if args.bounds:
         return
+    covers_table(args.seeds, args.data)
 
     print("\n### b on complete digraphs\n")
     print("| N | b | proved | certificate | time (s) | plain SAT (s) | plain / ours |")

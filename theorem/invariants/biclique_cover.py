@@ -235,8 +235,6 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     if sperner_number(len(clique)) > lower:
         lower = sperner_number(len(clique))
         certificate = complete_subdigraph_certificate(clique)
-    cover = _local_descent(digraph, cover, lower, share(deadline, 0.15),
-                           lambda c: report((HubExtension(c), lower, certificate)))
 
     def size(w):
         return w.n_hubs
@@ -250,7 +248,8 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     witness = HubExtension(cover)
     report((witness, lower, certificate))
     # quick SAT calls first (each ≤ QUICK_SAT seconds) from below and from above, then the
-    # LP bound, then SAT from below — the call at the lower bound, often the deciding one,
+    # local search for smaller covers (where the quick calls left a gap), then the LP bound,
+    # then SAT from below — the call at the lower bound, often the deciding one,
     # may take all the time left (fewer free bicliques make it easier than the covers
     # above) — and from above with what remains
     steps = dict(deadline=deadline, solver=solver, refuted=refuted, report=report)
@@ -258,6 +257,10 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
                                           cap=QUICK_SAT, **steps)
     witness, lower, certificate = descend(witness, size, lower, certificate, encode,
                                            cap=QUICK_SAT, bisect=True, **steps)
+    if lower < witness.n_hubs:
+        witness = HubExtension(_local_descent(
+            digraph, witness.hubs, lower, share(deadline, 0.15),
+            lambda cover: report((HubExtension(cover), lower, certificate))))
     if lower < witness.n_hubs:
         lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
                                                share(deadline, 0.5))
