@@ -185,29 +185,50 @@ def _embedding(digraph: AttentionDigraph, embedding, space, radius: float = 0.0)
         ) from None
 
 
-#: How many random parameters ``θ`` :func:`_theta` compares.
+#: How many random parameters ``θ`` :func:`_theta` compares, in each of its rounds.
 _THETA_DRAWS = 256
+
+#: Rounds of local refinement :func:`_theta` makes when no random ``θ`` clears the radius.
+_THETA_ROUNDS = 12
 
 
 def _theta(space, points: np.ndarray, radius: float, rng) -> np.ndarray:
     """The ``θ`` whose zero set is farthest from the embedded points, among
     :data:`_THETA_DRAWS` random ones (Gaussian in the ambient space, symmetric matrices on the
-    projector spaces), by :meth:`IsotropicFamily.clearance`; :class:`ZeroSetError` when even
-    that one is within ``radius`` of a point. (A density cover needs no particular field, only one defined on every ball.)"""
+    projector spaces), by :meth:`IsotropicFamily.clearance`. When none clears ``radius``, up
+    to :data:`_THETA_ROUNDS` rounds of as many perturbations of the best so far (a Gaussian
+    step of a third of its norm, shrinking by 0.7 a round) refine it; :class:`ZeroSetError`
+    when even the refined one is within ``radius`` of a point. (A density cover needs no
+    particular field, only one defined on every ball.)"""
     gen = as_generator(rng)
     draws = gen.standard_normal((_THETA_DRAWS, *space.ambient_shape))
     if draws.ndim == 3:
         draws = draws + np.swapaxes(draws, 1, 2)
     if not len(points):     # no vertex (N = 0): nothing to avoid, any θ will do
         return draws[0]
-    clearance = IsotropicFamily(space).clearance(draws, points)
+    family = IsotropicFamily(space)
+    clearance = family.clearance(draws, points)
     best = int(np.argmax(clearance))
-    if not clearance[best] > radius:
+    theta, reach = draws[best], clearance[best]
+    step = np.linalg.norm(theta) / 3
+    for _ in range(_THETA_ROUNDS):
+        if reach > radius:
+            break
+        noise = gen.standard_normal((_THETA_DRAWS, *space.ambient_shape))
+        if noise.ndim == 3:
+            noise = (noise + np.swapaxes(noise, 1, 2)) / np.sqrt(2)
+        candidates = theta + step * noise / np.sqrt(noise[0].size)
+        clearance = family.clearance(candidates, points)
+        best = int(np.argmax(clearance))
+        if clearance[best] > reach:
+            theta, reach = candidates[best], clearance[best]
+        step *= 0.7
+    if not reach > radius:
         raise ZeroSetError(
-            f"the zero set of every one of {_THETA_DRAWS} random fields comes within "
-            f"{clearance[best]:.4g} of an embedded vertex, inside the kernel radius "
-            f"{radius:g}; lower the radius")
-    return draws[best]
+            f"the zero set of every one of {_THETA_DRAWS} random fields, refined "
+            f"{_THETA_ROUNDS} times, comes within {reach:.4g} of an embedded vertex, inside "
+            f"the kernel radius {radius:g}; lower the radius")
+    return theta
 
 
 def _build(digraph, ext_sides, points, kernel, theta, r0, ext, label, info):

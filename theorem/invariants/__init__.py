@@ -1,7 +1,7 @@
 """The invariants of an attention digraph, each with a witness and a lower-bound certificate:
 ``b`` (:mod:`.biclique_cover`), ``χ_hub`` (:mod:`.hub_chromatic`), ``χ'``
 (:mod:`.chromatic_index`), their Pareto front, fooling sets, the fractional cover, transitive
-and skew sequences, the real rank, the local search for covers, the profile of all of them, and the results. No geometry."""
+and skew sequences, the real rank, the local searches for covers (by bicliques and by difunctional relations), the profile of all of them, and the results. No geometry."""
 
 from .biclique_cover import biclique_cover_number, complete_subdigraph_certificate, sperner_number
 from .certificates import check_unsat_certificate
@@ -15,12 +15,19 @@ from .fractional_cover import (
 )
 from .greedy import star_cover
 from .local_search import local_search_cover
+from .difunctional_search import local_search_difunctional_cover
 from .hub_chromatic import dsatur_colored, hub_chromatic_index
 from .pareto import ParetoFront, ParetoPoint, hub_pareto_front
 from .profile import InvariantProfile, invariant_profile
 from .rank import real_rank
 from .results import Certificate, InvariantResult, check_result
-from .transitive import is_skew_sequence, is_transitive_sequence, skew_sequence, transitive_sequence
+from .transitive import (
+    is_skew_sequence,
+    is_transitive_sequence,
+    skew_sequence,
+    skew_sequence_of_length,
+    transitive_sequence,
+)
 
 __all__ = [
     "biclique_cover_number",
@@ -34,6 +41,7 @@ __all__ = [
     "InvariantProfile",
     "star_cover",
     "local_search_cover",
+    "local_search_difunctional_cover",
     "fooling_set",
     "is_fooling_set",
     "sperner_number",
@@ -41,6 +49,7 @@ __all__ = [
     "transitive_sequence",
     "is_transitive_sequence",
     "skew_sequence",
+    "skew_sequence_of_length",
     "is_skew_sequence",
     "dsatur_colored",
     "fractional_biclique_cover",

@@ -51,9 +51,13 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
 
     Examples
     --------
-    >>> from theorem.digraphs import random_hub_extension
+    A digraph whose longest skew sequence has 4 pairs (so ``χ_hub ≥ 2`` by Alon's bound)
+    and ``χ_hub = 3``:
+
+    >>> from theorem.digraphs import AttentionDigraph
     >>> from theorem.invariants import hub_chromatic_index
-    >>> g, _ = random_hub_extension(8, 4, 0.5, rng=20)
+    >>> g = AttentionDigraph(7, [(0, 5), (0, 6), (1, 5), (2, 1), (2, 6), (3, 1), (3, 4), (3, 6), (4, 0), (4, 2),
+    ...                          (4, 5), (4, 6), (5, 1), (5, 2), (5, 3), (6, 0), (6, 1), (6, 2), (6, 5)])
     >>> r = hub_chromatic_index(g)
     >>> r.value, r.certificate.kind, check_unsat_certificate(g, r).valid
     (3, 'unsat', True)

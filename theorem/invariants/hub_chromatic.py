@@ -12,10 +12,11 @@ from ..sat.encodings import MAX_CLAUSES, difunctional_cover_cnf, difunctional_co
 from ..sat.search import ascend, descend
 from ..sat.solver import SOLVER
 from .biclique_cover import QUICK_SAT
+from .difunctional_search import local_search_difunctional_cover
 from .edge_coloring import chromatic_index
 from .greedy import greedy_cover, star_cover
 from .results import Certificate, InvariantResult, check_result, solved, unsat_certificate
-from .transitive import binary_cover, log2_ceil, skew_sequence
+from .transitive import binary_cover, log2_ceil, skew_sequence, skew_sequence_of_length
 
 __all__ = ["hub_chromatic_index", "dsatur_colored"]
 
@@ -74,11 +75,14 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     given, its cover colored by DSatur (so ``χ_hub ≤ b``) — the greedy cover colored by
     DSatur and, for transitive tournaments and complete digraphs, a binary cover. Lower
     bound: ``1`` for a non-empty edge set, ``⌈log₂ m⌉`` for a skew sequence of ``m`` pairs
-    (:func:`.skew_sequence`; a transitive sequence of ``m`` vertices is one). SAT
+    (:func:`.skew_sequence`, then :func:`.skew_sequence_of_length` for one pair past the
+    next power of two; a transitive sequence of ``m`` vertices is one). SAT
     (:func:`.difunctional_cover_cnf`) closes the gap as for :func:`biclique_cover_number`:
     quick calls (at most :data:`QUICK_SAT` seconds) bisect toward fewer relations,
-    starting at twice the lower bound, then
-    refutations from below take the time left (a model at the lower bound ends it, exact),
+    starting at twice the lower bound; where they leave a gap, the tabu search
+    :func:`.local_search_difunctional_cover` descends one relation at a time (with at most
+    70 % of the time left: on dense digraphs the quick calls refute what SAT refutes at all
+    within seconds, and the search finds what they miss); then refutations from below take the time left (a model at the lower bound ends it, exact),
     then covers one below the best are sought. Encodings over ``MAX_CLAUSES`` clauses are
     not attempted (the result then says ``optimal=False``).
 
@@ -150,6 +154,12 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
     from the colored extension ``start``, reporting each improved ``(witness, lower,
     certificate)``; runs under :func:`.anytime`."""
     pairs = skew_sequence(digraph, deadline=share(deadline, 0.1))
+    while 2 ** log2_ceil(len(pairs)) < digraph.n:      # one pair more lifts the bound
+        longer = skew_sequence_of_length(digraph, 2 ** log2_ceil(len(pairs)) + 1,
+                                         deadline=share(deadline, 0.05))
+        if longer is None:
+            break
+        pairs = longer
     lower, certificate = 1, Certificate("non-empty", "one edge needs one color")
     if log2_ceil(len(pairs)) > lower:
         lower, certificate = log2_ceil(len(pairs)), _skew_certificate(pairs)
@@ -190,8 +200,43 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
                                            solver))
     witness, lower, certificate = descend(witness, size, lower, certificate, encode,
                                           cap=QUICK_SAT, bisect=True, first=2 * lower, **steps)
+    if lower < witness.n_colors and witness.n_colors * digraph.n ** 2 <= MAX_SEARCH_CELLS:
+        witness = _local_descent(digraph, witness, lower, share(deadline, 0.7),
+                                 lambda w: report((w, lower, certificate)))
     witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
     descend(witness, size, lower, certificate, encode, **steps)
+
+
+#: The local search's arrays hold ``h·(N + 1)·N`` numbers each; past this many for the
+#: largest ``h`` it would try, it is left out (its steps cost ``h·N³``).
+MAX_SEARCH_CELLS = 4_000_000
+
+#: Tries of the local search for each smaller cover in :func:`hub_chromatic_index` (the first
+#: from the last cover, the others from empty relations with other seeds), within its time.
+DESCENT_TRIES = 8
+
+
+def _local_descent(digraph: AttentionDigraph, witness: HubExtension, lower: int,
+                   deadline: float | None, report) -> HubExtension:
+    """Covers by fewer relations from :func:`.local_search_difunctional_cover`: for
+    ``h = n_colors − 1, n_colors − 2, …`` down to ``lower``, up to :data:`DESCENT_TRIES`
+    tries, the first started from the last cover (its color class covering the fewest edges
+    dropped), the others from empty relations; stops at the first ``h`` every try gives up on,
+    or at ``deadline``. Reports each cover."""
+    while witness.n_colors > lower and not past(deadline):
+        h = witness.n_colors - 1
+        smaller = None
+        for attempt in range(DESCENT_TRIES):
+            smaller = local_search_difunctional_cover(
+                digraph, h, start=witness if attempt == 0 else None, rng=h + 1000 * attempt,
+                deadline=deadline)
+            if smaller is not None or past(deadline):
+                break
+        if smaller is None:
+            break
+        witness = smaller
+        report(witness)
+    return witness
 
 
 def _skew_certificate(pairs: list[tuple[int, int]]) -> Certificate:

@@ -15,6 +15,7 @@ from ..errors import InvalidHubExtensionError, TheoremError
 from ..sat.budget import past
 
 __all__ = ["transitive_sequence", "is_transitive_sequence", "skew_sequence", "is_skew_sequence",
+           "skew_sequence_of_length", "SKEW_NODES",
            "binary_cover", "log2_ceil"]
 
 
@@ -288,6 +289,113 @@ def skew_sequence(digraph: AttentionDigraph, *, tries: int = 16, rng=0,
         if len(pairs) > len(best):
             best = pairs
     return best
+
+
+#: Search nodes :func:`skew_sequence_of_length` visits by default before it gives up.
+SKEW_NODES = 50_000
+
+
+def skew_sequence_of_length(digraph: AttentionDigraph, m: int, *, max_nodes: int = SKEW_NODES,
+                            deadline: float | None = None) -> list[tuple[int, int]] | None:
+    r"""A skew sequence of exactly ``m`` pairs, found by exhaustive search, or ``None``.
+
+    A skew sequence (:func:`is_skew_sequence`) is determined by its rows: after rows
+    ``u_1..u_{i-1}`` the columns still open are ``C = N⁺(u_1) ∩ … ∩ N⁺(u_{i-1})``, and row
+    ``u_i`` may follow iff it has a non-neighbour ``w_i`` in ``C``; then ``C`` shrinks to
+    ``C ∩ N⁺(u_i)``, by one column at least. So the longest sequence from ``C`` depends on
+    ``C`` alone and is at most ``|C|``: a depth-first search over the sets ``C`` (bitmasks),
+    rows that keep the most columns first, cut where ``|C|`` cannot make up the pairs still
+    needed and where a set ``C`` already failed for as many pairs. It finds what the greedy
+    :func:`skew_sequence` misses, and is fast when ``m`` is close to ``N`` (the cut is then
+    tight): asked for ``2^L + 1`` pairs it lifts the bound ``χ_hub ≥ ⌈log₂ m⌉`` past ``L``.
+
+    Parameters
+    ----------
+    digraph : AttentionDigraph
+    m : int
+        Pairs wanted, at least 0.
+    max_nodes : int
+        Column sets expanded before giving up, at least 1.
+    deadline : float, optional
+        A ``time.monotonic()`` deadline (checked at every node); ``None`` for no limit.
+
+    Returns
+    -------
+    list of (int, int) or None
+        ``m`` pairs ``(u_i, w_i)`` forming a skew sequence, or ``None`` when the search
+        ended without one: none exists, or ``max_nodes`` or ``deadline`` ran out first.
+
+    Raises
+    ------
+    TypeError
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``m``/``max_nodes`` not
+        integers.
+    TheoremError
+        ``m`` is negative or ``max_nodes`` below 1.
+    VertexError
+        ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
+        vertices (raised by :attr:`~AttentionDigraph.adjacency`).
+
+    Examples
+    --------
+    The greedy search takes row 1 first (most out-neighbours) and stops at two pairs; the
+    exhaustive one finds three (so ``χ_hub ≥ 2``):
+
+    >>> from theorem.digraphs import AttentionDigraph
+    >>> g = AttentionDigraph(4, [(0, 1), (1, 0), (1, 2), (2, 1), (2, 3)])
+    >>> len(skew_sequence(g, tries=1))
+    2
+    >>> pairs = skew_sequence_of_length(g, 3)
+    >>> pairs, is_skew_sequence(g, pairs)
+    ([(2, 2), (0, 3), (1, 1)], True)
+    >>> skew_sequence_of_length(g, 5) is None             # rows are distinct: m ≤ N
+    True
+    """
+    check_digraph(digraph)
+    for value, name, least in ((m, "m", 0), (max_nodes, "max_nodes", 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+        if value < least:
+            raise TheoremError(f"{name} = {value} must be at least {least}")
+    n = digraph.n
+    if m > n:
+        return None
+    weights = 1 << np.arange(n, dtype=object)
+    rows = [int(weights[np.flatnonzero(r)].sum()) for r in digraph.adjacency.astype(bool)]
+    failed: dict[int, int] = {}          # C -> fewest pairs sought from C and not found
+    budget = [int(max_nodes)]
+
+    def search(open_: int, need: int) -> list[tuple[int, int]] | None:
+        if need == 0:
+            return []
+        if open_.bit_count() < need or failed.get(open_, need + 1) <= need:
+            return None
+        budget[0] -= 1
+        if budget[0] < 0 or past(deadline):
+            raise _OutOfBudget
+        options = {}
+        for u, row in enumerate(rows):
+            if open_ & ~row:
+                options.setdefault(open_ & row, u)
+        for kept in sorted(options, key=lambda c: -c.bit_count()):
+            if kept.bit_count() < need - 1:
+                break
+            rest = search(kept, need - 1)
+            if rest is not None:
+                u = options[kept]
+                w = u if open_ >> u & 1 else (open_ & ~rows[u] & -(open_ & ~rows[u])).bit_length() - 1
+                return [(u, w)] + rest
+        failed[open_] = need
+        return None
+
+    try:
+        return search((1 << n) - 1, int(m))
+    except (_OutOfBudget, RecursionError):
+        return None
+
+
+class _OutOfBudget(Exception):
+    """:func:`skew_sequence_of_length` ran out of nodes or time."""
 
 
 def log2_ceil(m: int) -> int:

@@ -1,6 +1,7 @@
 """χ_hub on dense digraphs: skew sequences (Alon's bound), the equal-rows encoding against an
 independent one, and real attention digraphs of the shared set (certificates re-checked)."""
 
+import itertools
 import json
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from theorem.invariants import (
     is_skew_sequence,
     is_transitive_sequence,
     skew_sequence,
+    skew_sequence_of_length,
 )
+from theorem.errors import TheoremError
 from theorem.sat import difunctional_cover_cnf, difunctional_cover_size
 
 from .test_invariants import path_cover_cnf
@@ -83,6 +86,46 @@ def test_skew_sequence_bound_is_confirmed_without_the_theorem(seed, n, p):
     assert alon_holds_by_brute_force(g, pairs)
 
 
+def longest_skew_by_brute_force(g):
+    """The most pairs of any skew sequence: every ordered choice of distinct rows and of
+    distinct columns, checked entry by entry (zeros on the diagonal, ones above)."""
+    m = g.adjacency.astype(bool)
+    best = 0
+    for k in range(1, g.n + 1):
+        for rows in itertools.permutations(range(g.n), k):
+            for cols in itertools.permutations(range(g.n), k):
+                if all(not m[rows[i], cols[i]] for i in range(k)) and all(
+                        m[rows[i], cols[l]] for i in range(k) for l in range(i + 1, k)):
+                    best = k
+                    break
+            if best == k:
+                break
+        if best < k:
+            return best
+    return best
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 5), p=st.floats(0.2, 0.95))
+def test_the_exhaustive_skew_search_finds_the_longest_and_nothing_longer(seed, n, p):
+    g = random_digraph(seed, n, p)
+    longest = longest_skew_by_brute_force(g)
+    pairs = skew_sequence_of_length(g, longest)
+    assert pairs is not None and len(pairs) == longest and is_skew_sequence(g, pairs)
+    assert skew_sequence_of_length(g, longest + 1) is None
+    assert len(skew_sequence(g, rng=seed)) <= longest
+
+
+def test_the_exhaustive_skew_search_gives_up_within_its_budget():
+    g = random_digraph(3, 40, 0.7)
+    assert skew_sequence_of_length(g, 40, max_nodes=1) is None       # one node: no answer
+    assert skew_sequence_of_length(g, 0) == []
+    with pytest.raises(TypeError, match="m must be an integer"):
+        skew_sequence_of_length(g, 2.0)
+    with pytest.raises(TheoremError, match="max_nodes = 0 must be at least 1"):
+        skew_sequence_of_length(g, 3, max_nodes=0)
+
+
 # -- the equal-rows encoding ------------------------------------------------------------------
 
 @settings(max_examples=60, deadline=None)
@@ -128,6 +171,21 @@ def test_the_shared_set_is_what_its_index_says_and_holds_the_copies():
     for entry in json.loads((COPIES / "index.json").read_text())["digraphs"]:
         assert entry in index
         assert (COPIES / entry["file"]).read_bytes() == (DATA / entry["file"]).read_bytes()
+
+
+def test_a_real_head_is_proved_by_the_local_search_where_sat_gives_up():
+    """s2_L3_H5 (18 tokens, 164 edges): here SAT's quick calls decide nothing at 4
+    relations; the local search finds 4, which the skew sequence proves optimal. Without a
+    time limit the path is the same on every machine (seeded search, fixed iterations)."""
+    g = AttentionDigraph.read(COPIES / "s2_L3_H5.json")
+    h = hub_chromatic_index(g)
+    assert h.optimal and h.value == 4
+    h.witness.validate(g)
+    h.witness.validate_coloring()
+    assert h.witness.n_colors == 4
+    pairs = h.certificate.data["pairs"]
+    assert is_skew_sequence(g, pairs) and len(pairs) > 8       # 2^3 < m: 4 relations needed
+    assert satisfiable(path_cover_cnf(g, 3), "cadical195") is False
 
 
 # 13 to 29 tokens, 22 % to 64 % dense, each proved in about a second here; χ_hub certified

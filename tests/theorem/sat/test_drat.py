@@ -6,9 +6,8 @@ import pytest
 from theorem.invariants import check_unsat_certificate
 from theorem.sat import check_drat, unsat_proof
 from theorem.errors import TheoremError
-from theorem.digraphs import complete_digraph
-from theorem.digraphs import random_hub_extension
-from theorem.invariants import biclique_cover_number, hub_chromatic_index
+from theorem.digraphs import AttentionDigraph, complete_digraph
+from theorem.invariants import biclique_cover_number, hub_chromatic_index, skew_sequence_of_length
 from theorem.sat import biclique_cover_cnf
 
 from tests.theorem.invariants.test_invariants import digraphs_up_to_isomorphism
@@ -28,9 +27,14 @@ def test_every_unsat_certificate_on_small_digraphs_has_a_checked_proof():
 
 
 def test_larger_unsat_certificates_check():
-    g, _ = random_hub_extension(8, 4, 0.5, rng=20)
+    # a random digraph (7 vertices) whose longest skew sequence has 4 pairs: χ_hub = 3 needs
+    # the refutation of 2 relations
+    g = AttentionDigraph(7, [(0, 5), (0, 6), (1, 5), (2, 1), (2, 6), (3, 1), (3, 4), (3, 6),
+                             (4, 0), (4, 2), (4, 5), (4, 6), (5, 1), (5, 2), (5, 3), (6, 0),
+                             (6, 1), (6, 2), (6, 5)])
+    assert skew_sequence_of_length(g, 5) is None
     r = hub_chromatic_index(g)
-    assert r.certificate.kind == "unsat" and check_unsat_certificate(g, r).valid
+    assert (r.value, r.certificate.kind) == (3, "unsat") and check_unsat_certificate(g, r).valid
     with pytest.raises(TheoremError, match="not by an UNSAT result"):
         check_unsat_certificate(complete_digraph(5), hub_chromatic_index(complete_digraph(5)))
 
