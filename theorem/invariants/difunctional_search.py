@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manifolds.validation import as_generator
+from manifolds.validation import as_generator, as_positive_integer
 
 from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..digraphs.hubs import HubExtension
@@ -88,11 +88,8 @@ def local_search_difunctional_cover(digraph: AttentionDigraph, h: int, *, start=
     True
     """
     check_digraph(digraph)
-    for value, name in ((h, "h"), (iterations, "iterations")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-        if value < 1:
-            raise TheoremError(f"{name} = {value} must be at least 1")
+    h = as_positive_integer(h, "h", error=TheoremError)
+    iterations = as_positive_integer(iterations, "iterations", error=TheoremError)
     if start is not None and not isinstance(start, HubExtension):
         raise TypeError(f"start must be a HubExtension, not {type(start).__name__}")
     if start is not None and start.colors is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from manifolds.validation import as_generator
+from manifolds.validation import as_generator, as_positive_integer
 
 from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..errors import TheoremError
@@ -81,11 +81,8 @@ def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
     True
     """
     check_digraph(digraph)
-    for value, name in ((k, "k"), (iterations, "iterations")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-        if value < 1:
-            raise TheoremError(f"{name} = {value} must be at least 1")
+    k = as_positive_integer(k, "k", error=TheoremError)
+    iterations = as_positive_integer(iterations, "iterations", error=TheoremError)
     gen = np.random.default_rng(0) if rng is None else as_generator(rng, error=TheoremError)
     if digraph.n_edges == 0:
         return []

@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from manifolds.validation import as_generator
+from manifolds.validation import as_count, as_generator, as_positive_integer
 
 from ..digraphs.digraph import AttentionDigraph, check_digraph
 from ..digraphs.hubs import HubExtension
@@ -352,11 +352,8 @@ def skew_sequence_of_length(digraph: AttentionDigraph, m: int, *, max_nodes: int
     True
     """
     check_digraph(digraph)
-    for value, name, least in ((m, "m", 0), (max_nodes, "max_nodes", 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-        if value < least:
-            raise TheoremError(f"{name} = {value} must be at least {least}")
+    m = as_count(m, "m", error=TheoremError)
+    max_nodes = as_positive_integer(max_nodes, "max_nodes", error=TheoremError)
     n = digraph.n
     if m > n:
         return None
@@ -389,7 +386,7 @@ def skew_sequence_of_length(digraph: AttentionDigraph, m: int, *, max_nodes: int
         return None
 
     try:
-        return search((1 << n) - 1, int(m))
+        return search((1 << n) - 1, m)
     except (_OutOfBudget, RecursionError):
         return None
 

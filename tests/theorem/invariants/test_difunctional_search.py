@@ -24,12 +24,7 @@ from theorem.invariants import (
     star_cover,
 )
 
-
-def random_digraph(seed, n, p):
-    gen = np.random.default_rng(seed)
-    adjacency = (gen.random((n, n)) < p).astype(np.uint8)
-    np.fill_diagonal(adjacency, 0)
-    return AttentionDigraph.from_adjacency(adjacency)
+from .test_dense import random_digraph
 
 
 def planted(seed, n, h):
