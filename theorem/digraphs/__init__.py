@@ -1,7 +1,7 @@
 """Attention digraphs: the digraph type, named families and their registry, hub extensions
-(Lemma 2.1), the random hub model, trimming, digraphs from attention matrices
-(:func:`attention_digraph`) and their null models. No geometry (imports neither
-:mod:`manifolds`' spaces nor :mod:`laws`)."""
+(Lemma 2.1), the random hub model, trimming, kernels (sub-matrices with the same ``b`` or
+``χ_hub``), digraphs from attention matrices (:func:`attention_digraph`) and their null
+models. No geometry (imports neither :mod:`manifolds`' spaces nor :mod:`laws`)."""
 
 from .attention import AttentionRule, attention_digraph, drop_tokens, kept_keys
 from .digraph import (
@@ -25,6 +25,7 @@ from .families import (
 from .hubs import HubExtension
 from .null_models import hub_probability, matched_random_hub, random_in_degree_digraph
 from .random_hub import random_hub_extension
+from .kernel import Kernel, rectangle
 from .trim import Trimmed
 
 __all__ = [
@@ -45,6 +46,8 @@ __all__ = [
     "HubExtension",
     "random_hub_extension",
     "Trimmed",
+    "Kernel",
+    "rectangle",
     "AttentionRule",
     "attention_digraph",
     "kept_keys",

@@ -21,7 +21,8 @@ from ..errors import TooManyBicliquesError
 from ..sat.budget import deadline_after, past, share
 from ..sat.encodings import MAX_CLAUSES, biclique_cover_cnf
 from ..sat.search import ascend, descend, with_decoder
-from ..sat.solver import SOLVER, solve_within
+from ..sat.claims import Claims
+from ..sat.solver import SOLVER
 from .fooling import fooling_set, is_fooling_set
 from .fractional_cover import fractional_biclique_cover
 from .greedy import greedy_cover, star_cover
@@ -142,11 +143,16 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     Lower bound: the largest of a fooling set (edges pairwise in no common biclique;
     :func:`.fooling_set`, or the consecutive edges of a transitive sequence), ``σ(m)`` for a
     complete subdigraph on ``m`` vertices (de Caen–Gregory–Pullman) and the weighted fooling
-    set of the fractional cover (:mod:`.fractional_cover`). SAT (maximal bicliques, fooling
-    edges pinned; :func:`biclique_cover_cnf`) closes the gap: quick calls (at most
-    :data:`QUICK_SAT` seconds) refute ``lower``, ``lower + 1``, … and bisect toward smaller
-    covers; after the LP bound, refutations from below continue with all the time left (a
-    model at the lower bound ends it, exact), then covers one below the best are sought.
+    set of the fractional cover (:mod:`.fractional_cover`). All of it runs on the kernel
+    (:class:`~theorem.digraphs.Kernel`: rows and columns that are empty, repeated or unions
+    of others removed, which keeps ``b``). SAT (maximal bicliques, fooling edges pinned;
+    :func:`biclique_cover_cnf`) closes the gap: quick calls (at most :data:`QUICK_SAT`
+    seconds) refute ``lower``, ``lower + 1``, …; where they leave a gap the tabu search
+    :func:`.local_search_cover` descends from the best cover, and quick calls bisect toward
+    smaller covers; after the LP bound, refutations from below continue with all the time
+    left (a model at the lower bound ends it, exact), then covers one below the best are
+    sought. Each claim keeps its solver between calls (:class:`~theorem.sat.Claims`), so a
+    refutation begun by a quick call is finished by a later one.
 
     Parameters
     ----------
@@ -192,7 +198,7 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     stars = HubExtension(star_cover(trimmed.digraph))
     state = (stars, 1, Certificate("non-empty", "one edge needs one biclique"))
     return solved("biclique_cover_number", lambda w: w.n_hubs, state, trimmed, start,
-                     deadline, _search_biclique_cover, stars, solver)
+                     deadline, _search_biclique_cover, stars, solver, unions=True)
 
 
 def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtension,
@@ -222,11 +228,12 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     if max(len(fooling), sperner_number(len(clique))) < len(cover):
         # a cover as small as the greedy fooling set ends it at once; else search for a
         # larger fooling set (a stronger bound, and more bicliques pinned for SAT)
-        encoded = _maximal_cover_cnf(digraph, len(fooling), fooling, deadline)
-        ok, model = (None, None) if encoded is None else solve_within(
-            encoded[0], share(deadline, 0.1, QUICK_SAT / 4), solver=solver)
+        with Claims(lambda k: _maximal_cover_cnf(digraph, k, fooling, deadline),
+                    solver=solver) as greedy_fooling:
+            ok, found = greedy_fooling.decide(len(fooling),
+                                              share(deadline, 0.1, QUICK_SAT / 4))
         if ok:
-            cover = encoded[1](model)
+            cover = found
         else:
             fooling = fooling_set(digraph, target=len(cover), patience=3000,
                                   deadline=share(deadline, 0.1))
@@ -247,26 +254,28 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
                                 {"fooling_set": fooling.tolist(), "maximal": True})
     witness = HubExtension(cover)
     report((witness, lower, certificate))
-    # quick SAT calls first (each ≤ QUICK_SAT seconds) from below and from above, then the
-    # local search for smaller covers (where the quick calls left a gap), then the LP bound,
-    # then SAT from below — the call at the lower bound, often the deciding one,
-    # may take all the time left (fewer free bicliques make it easier than the covers
-    # above) — and from above with what remains
-    steps = dict(deadline=deadline, solver=solver, refuted=refuted, report=report)
-    witness, lower, certificate = ascend(witness, size, lower, certificate, encode,
-                                          cap=QUICK_SAT, **steps)
-    witness, lower, certificate = descend(witness, size, lower, certificate, encode,
-                                           cap=QUICK_SAT, bisect=True, **steps)
-    if lower < witness.n_hubs:
-        witness = HubExtension(_local_descent(
-            digraph, witness.hubs, lower, share(deadline, 0.15),
-            lambda cover: report((HubExtension(cover), lower, certificate))))
-    if lower < witness.n_hubs:
-        lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
-                                               share(deadline, 0.5))
-        report((witness, lower, certificate))
-    witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
-    descend(witness, size, lower, certificate, encode, **steps)
+    # quick SAT calls from below (each ≤ QUICK_SAT seconds), the local search for smaller
+    # covers where they left a gap, quick calls bisecting from above, the LP bound, then SAT
+    # from below — the call at the lower bound, often the deciding one, may take all the
+    # time left (fewer free bicliques make it easier than the covers above) — and from
+    # above with what remains. A claim asked twice goes on from where its solver stopped.
+    with Claims(encode, solver=solver) as claims:
+        steps = dict(deadline=deadline, refuted=refuted, report=report)
+        witness, lower, certificate = ascend(witness, size, lower, certificate, claims,
+                                              cap=QUICK_SAT, **steps)
+        if lower < witness.n_hubs:
+            witness = HubExtension(_local_descent(
+                digraph, witness.hubs, lower, share(deadline, 0.15),
+                lambda cover: report((HubExtension(cover), lower, certificate))))
+        witness, lower, certificate = descend(witness, size, lower, certificate, claims,
+                                               cap=QUICK_SAT, bisect=True, **steps)
+        if lower < witness.n_hubs:
+            lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
+                                                   share(deadline, 0.5))
+            report((witness, lower, certificate))
+        witness, lower, certificate = ascend(witness, size, lower, certificate, claims,
+                                              **steps)
+        descend(witness, size, lower, certificate, claims, **steps)
 
 
 #: Moves of the local search for each smaller cover in :func:`biclique_cover_number` (the

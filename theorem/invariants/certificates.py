@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.kernel import rectangle
 from ..errors import TheoremError
 from ..sat.drat import DratCheck, check_drat, unsat_proof
 from ..sat.encodings import biclique_cover_cnf, difunctional_cover_cnf
@@ -20,9 +21,12 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
     For :func:`biclique_cover_number` the claim "no cover by ``k`` bicliques" is re-encoded
     with the recorded fooling set in the first bicliques (the fooling set is checked first:
     the symmetry breaking is sound only for a true fooling set); for
-    :func:`hub_chromatic_index`, "no cover by ``k`` difunctional relations". CaDiCaL logs the
-    proof, :func:`check_drat` replays it. Meant for small encodings: the checker is pure
-    Python (about 30,000 lemmas a second on small clause sets, much slower on large ones).
+    :func:`hub_chromatic_index`, "no cover by ``k`` difunctional relations". A claim refuted
+    on the solver's kernel (the certificate records ``sources`` and ``targets``) is
+    re-encoded on that sub-matrix, :func:`~theorem.digraphs.rectangle` (a lower bound of a
+    sub-matrix is one of the whole). CaDiCaL logs the proof, :func:`check_drat` replays it.
+    Meant for small encodings: the checker is pure Python (about 30,000 lemmas a second on
+    small clause sets, much slower on large ones).
 
     Parameters
     ----------
@@ -46,8 +50,11 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
         ``digraph`` is not an :class:`AttentionDigraph`, or ``result`` not an
         :class:`InvariantResult`.
     TheoremError
-        The certificate is not an UNSAT one (or lacks its ``k``), the recorded fooling set is not a fooling set
-        of ``digraph``, or ``result`` is of an invariant with no SAT encoding.
+        The certificate is not an UNSAT one (or lacks its ``k``), the recorded fooling set is
+        not a fooling set of ``digraph`` (or of the recorded sub-matrix), or ``result`` is of
+        an invariant with no SAT encoding.
+    VertexError
+        The recorded ``sources`` or ``targets`` are not vertices of ``digraph``.
 
     Examples
     --------
@@ -74,6 +81,9 @@ def check_unsat_certificate(digraph: AttentionDigraph, result: InvariantResult, 
         raise TheoremError("the UNSAT certificate records no k (the refuted size); pass the "
                            "result as the solver returned it")
     k = int(certificate.data["k"])
+    if "sources" in certificate.data:      # refuted on a sub-matrix (the solver's kernel)
+        digraph = rectangle(digraph, certificate.data["sources"],
+                            certificate.data.get("targets", []))
     if result.name == "biclique_cover_number":
         fooling = certificate.data.get("fooling_set", [])
         if fooling and not is_fooling_set(digraph, fooling):

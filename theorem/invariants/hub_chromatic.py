@@ -9,10 +9,11 @@ from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
 from ..sat.budget import deadline_after, past, share
 from ..sat.encodings import MAX_CLAUSES, difunctional_cover_cnf, difunctional_cover_size
+from ..sat.claims import Claims
 from ..sat.search import ascend, descend
 from ..sat.solver import SOLVER
 from .biclique_cover import QUICK_SAT
-from .difunctional_search import local_search_difunctional_cover
+from .difunctional_search import DIFUNCTIONAL_ITERATIONS, local_search_difunctional_cover
 from .edge_coloring import chromatic_index
 from .greedy import greedy_cover, star_cover
 from .results import Certificate, InvariantResult, check_result, solved, unsat_certificate
@@ -76,15 +77,20 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     DSatur and, for transitive tournaments and complete digraphs, a binary cover. Lower
     bound: ``1`` for a non-empty edge set, ``⌈log₂ m⌉`` for a skew sequence of ``m`` pairs
     (:func:`.skew_sequence`, then :func:`.skew_sequence_of_length` for one pair past the
-    next power of two; a transitive sequence of ``m`` vertices is one). SAT
-    (:func:`.difunctional_cover_cnf`) closes the gap as for :func:`biclique_cover_number`:
-    quick calls (at most :data:`QUICK_SAT` seconds) bisect toward fewer relations,
-    starting at twice the lower bound; where they leave a gap, the tabu search
-    :func:`.local_search_difunctional_cover` descends one relation at a time (with at most
-    70 % of the time left: on dense digraphs the quick calls refute what SAT refutes at all
-    within seconds, and the search finds what they miss); then refutations from below take the time left (a model at the lower bound ends it, exact),
-    then covers one below the best are sought. Encodings over ``MAX_CLAUSES`` clauses are
-    not attempted (the result then says ``optimal=False``).
+    next power of two; a transitive sequence of ``m`` vertices is one). All of it runs on
+    the kernel (:class:`~theorem.digraphs.Kernel`: empty and repeated rows and columns
+    removed, which keeps ``χ_hub``). Where the best trivial witness has more than twice the
+    lower bound's colors, the tabu search :func:`.local_search_difunctional_cover` first
+    looks for a cover far below it, from empty relations (at ``2·lower``, then half-way up
+    while it gives up). SAT (:func:`.difunctional_cover_cnf`) closes the gap as for
+    :func:`biclique_cover_number`: quick calls (at most :data:`QUICK_SAT` seconds, on
+    encodings of at most :data:`QUICK_CLAUSES` clauses) bisect toward fewer relations,
+    starting at twice the lower bound; where they leave a gap, the tabu search descends one
+    relation at a time (with at most 70 % of the time left: on dense digraphs the quick
+    calls refute what SAT refutes at all within seconds, and the search finds what they
+    miss); then refutations from below take the time left (a model at the lower bound ends
+    it, exact), then covers one below the best are sought. Encodings over ``MAX_CLAUSES``
+    clauses are not attempted (the result then says ``optimal=False``).
 
     Parameters
     ----------
@@ -145,7 +151,7 @@ def _hub_chromatic_index(digraph: AttentionDigraph, time_limit: float | None, so
         start_witness = start_witness.with_colors(range(start_witness.n_hubs))
     state = (start_witness, 1, Certificate("non-empty", "one edge needs one color"))
     return solved("hub_chromatic_index", lambda w: w.n_colors, state, trimmed, start,
-                     deadline, _search_difunctional_cover, start_witness, solver)
+                     deadline, _search_difunctional_cover, start_witness, solver, unions=False)
 
 
 def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExtension,
@@ -191,21 +197,35 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
     def size(w):
         return w.n_colors
 
-    # quick calls bisecting toward fewer relations, the first at twice the lower bound
-    # (χ_hub of a dense digraph is a few colors, its König coloring dozens, and the
-    # encodings near the answer are the small ones); then refutations from below with all
+    # the local search far below the trivial witnesses; quick calls bisecting toward fewer
+    # relations, the first at twice the lower bound (χ_hub of a dense digraph is a few
+    # colors, its König coloring dozens, and the encodings near the answer are the small
+    # ones); the local search one relation at a time; then refutations from below with all
     # the time left (a model at the lower bound ends it), then covers from above
-    steps = dict(deadline=deadline, solver=solver, report=report,
+    steps = dict(deadline=deadline, report=report,
                  refuted=unsat_certificate(lambda h: f"cover by {h} difunctional relations",
                                            solver))
-    witness, lower, certificate = descend(witness, size, lower, certificate, encode,
-                                          cap=QUICK_SAT, bisect=True, first=2 * lower, **steps)
-    if lower < witness.n_colors and witness.n_colors * digraph.n ** 2 <= MAX_SEARCH_CELLS:
-        witness = _local_descent(digraph, witness, lower, share(deadline, 0.7),
-                                 lambda w: report((w, lower, certificate)))
-    witness, lower, certificate = ascend(witness, size, lower, certificate, encode, **steps)
-    descend(witness, size, lower, certificate, encode, **steps)
+    searchable = witness.n_colors * digraph.n ** 2 <= MAX_SEARCH_CELLS
+    if searchable and witness.n_colors > 2 * lower:
+        witness = _local_jump(digraph, witness, lower, share(deadline, 0.3),
+                              lambda w: report((w, lower, certificate)))
+    with Claims(encode, size=lambda h: difunctional_cover_size(digraph, h),
+                solver=solver) as claims:
+        witness, lower, certificate = descend(witness, size, lower, certificate, claims,
+                                              cap=QUICK_SAT, bisect=True, first=2 * lower,
+                                              most=QUICK_CLAUSES, **steps)
+        if searchable and lower < witness.n_colors:
+            witness = _local_descent(digraph, witness, lower, share(deadline, 0.7),
+                                     lambda w: report((w, lower, certificate)))
+        witness, lower, certificate = ascend(witness, size, lower, certificate, claims,
+                                              **steps)
+        descend(witness, size, lower, certificate, claims, **steps)
 
+
+#: The quick SAT calls of :func:`hub_chromatic_index` are made on encodings of at most this
+#: many clauses (building and loading more takes a second or more, and CaDiCaL decides
+#: nothing about them within :data:`QUICK_SAT` seconds).
+QUICK_CLAUSES = 300_000
 
 #: The local search's arrays hold ``h·(N + 1)·N`` numbers each; past this many for the
 #: largest ``h`` it would try, it is left out (its steps cost ``h·N³``).
@@ -215,21 +235,44 @@ MAX_SEARCH_CELLS = 4_000_000
 #: from the last cover, the others from empty relations with other seeds), within its time.
 DESCENT_TRIES = 8
 
+#: Moves of each try for a cover at the lower bound (the one that would prove the value):
+#: the covers of real heads at ``χ_hub`` are found after 2,000–13,000 moves, rarely by
+#: restarts of a few thousand.
+FINAL_ITERATIONS = 15_000
+
+
+def _local_jump(digraph: AttentionDigraph, witness: HubExtension, lower: int,
+                deadline: float | None, report) -> HubExtension:
+    """A cover far below ``witness`` from :func:`.local_search_difunctional_cover` started
+    from empty relations: first by ``2·lower`` relations, then, while the search gives up,
+    half-way up to the witness's colors (the trivial witnesses of a dense digraph have
+    dozens, its covers a few). Reports the cover found, if any."""
+    h = 2 * lower
+    while h < witness.n_colors and not past(deadline):
+        cover = local_search_difunctional_cover(digraph, h, rng=h, deadline=deadline)
+        if cover is not None:
+            report(cover)
+            return cover
+        h = (h + 1 + witness.n_colors) // 2
+    return witness
+
 
 def _local_descent(digraph: AttentionDigraph, witness: HubExtension, lower: int,
                    deadline: float | None, report) -> HubExtension:
     """Covers by fewer relations from :func:`.local_search_difunctional_cover`: for
     ``h = n_colors − 1, n_colors − 2, …`` down to ``lower``, up to :data:`DESCENT_TRIES`
-    tries, the first started from the last cover (its color class covering the fewest edges
-    dropped), the others from empty relations; stops at the first ``h`` every try gives up on,
-    or at ``deadline``. Reports each cover."""
+    tries of :data:`~.difunctional_search.DIFUNCTIONAL_ITERATIONS` moves (of
+    :data:`FINAL_ITERATIONS` at ``h = lower``), the first started from the last cover (its
+    color class covering the fewest edges dropped), the others from empty relations; stops
+    at the first ``h`` every try gives up on, or at ``deadline``. Reports each cover."""
     while witness.n_colors > lower and not past(deadline):
         h = witness.n_colors - 1
         smaller = None
+        iterations = FINAL_ITERATIONS if h == lower else DIFUNCTIONAL_ITERATIONS
         for attempt in range(DESCENT_TRIES):
             smaller = local_search_difunctional_cover(
                 digraph, h, start=witness if attempt == 0 else None, rng=h + 1000 * attempt,
-                deadline=deadline)
+                iterations=iterations, deadline=deadline)
             if smaller is not None or past(deadline):
                 break
         if smaller is None:

@@ -15,6 +15,7 @@ from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_cou
 from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
 from ..sat.budget import anytime, deadline_after, past, reserve, share
+from ..sat.claims import Claims
 from ..sat.encodings import MAX_CLAUSES, colored_cover_cnf
 from ..sat.search import descend
 from ..sat.solver import SOLVER
@@ -218,12 +219,13 @@ def _search_front(report, digraph: AttentionDigraph, fewest_hubs: HubExtension, 
     best = fewest_colors
     h = chi
     while True:
-        best, least, _ = descend(
-            best, lambda w: w.n_hubs, b_lower, None,
-            lambda k: (colored_cover_cnf(digraph, k, h, fooling)
-                       if k * k * h * digraph.n <= MAX_CLAUSES and not past(deadline)
-                       else None),
-            deadline, solver, unsat_certificate(lambda k, h=h: f"{k} hubs with {h} colors", solver))
+        with Claims(lambda k, h=h: (colored_cover_cnf(digraph, k, h, fooling)
+                                    if k * k * h * digraph.n <= MAX_CLAUSES
+                                    and not past(deadline) else None),
+                    solver=solver) as claims:
+            best, least, _ = descend(
+                best, lambda w: w.n_hubs, b_lower, None, claims, deadline,
+                unsat_certificate(lambda k, h=h: f"{k} hubs with {h} colors", solver))
         n = best.n_hubs
         proved = least == n
         if not front or n < front[-1].hubs:

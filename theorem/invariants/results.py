@@ -10,9 +10,10 @@ import numpy as np
 
 from ..digraphs.digraph import AttentionDigraph
 from ..digraphs.hubs import HubExtension
+from ..digraphs.kernel import Kernel
 from ..errors import TheoremError
 from ..digraphs.trim import Trimmed
-from ..sat.budget import anytime, reserve
+from ..sat.budget import anytime, reserve, share
 
 __all__ = ["Certificate", "InvariantResult", "check_result", "unsat_certificate", "relabelled",
            "solved"]
@@ -219,7 +220,7 @@ def unsat_certificate(claim, solver: str, data: dict | None = None):
 
 
 #: Certificate data that hold vertices, by the shape they are stored in.
-_VERTEX_LISTS = ("vertices", "sequence")
+_VERTEX_LISTS = ("vertices", "sequence", "sources", "targets")
 _EDGE_LISTS = ("edges", "fooling_set", "pairs")
 
 
@@ -275,11 +276,14 @@ def relabelled(certificate: Certificate | None, trimmed: Trimmed) -> Certificate
 
 
 def solved(name: str, size, state, trimmed: Trimmed, start: float, deadline, search,
-           begin: HubExtension, solver: str) -> InvariantResult:
+           begin: HubExtension, solver: str, *, unions: bool) -> InvariantResult:
     """The result of ``search(report, digraph, begin, deadline, solver)`` run under
-    :func:`~theorem.sat.budget.anytime` on the trimmed digraph, against the trivial
+    :func:`~theorem.sat.budget.anytime` on the kernel of the trimmed digraph
+    (:class:`~theorem.digraphs.Kernel`: rows and columns that are empty, repeated or, with
+    ``unions``, unions of others removed), against the trivial
     ``state = (witness, lower, certificate)``: the smaller witness and the larger lower bound
-    of the two, mapped back to the original digraph and validated there. ``start`` is when
+    of the two, mapped back to the original digraph and validated there. An UNSAT
+    certificate found on a kernel records its ``sources`` and ``targets``. ``start`` is when
     the call began (``time.perf_counter()``).
 
     Internal plumbing of :func:`biclique_cover_number` and :func:`hub_chromatic_index`
@@ -309,6 +313,9 @@ def solved(name: str, size, state, trimmed: Trimmed, start: float, deadline, sea
         The witness the search starts from.
     solver : str
         A python-sat solver name, passed to ``search``.
+    unions : bool
+        Whether the kernel drops rows and columns that are unions of others (they keep
+        ``b``, not ``χ_hub``).
 
     Returns
     -------
@@ -330,12 +337,13 @@ def solved(name: str, size, state, trimmed: Trimmed, start: float, deadline, sea
     ...     report((HubExtension([([0], [1, 2])]), 1, Certificate("non-empty", "an edge")))
     >>> r = solved("biclique_cover_number", lambda w: w.n_hubs,
     ...            (stars, 1, Certificate("non-empty", "an edge")), t, 0.0, None, search,
-    ...            stars, "cadical195")
+    ...            stars, "cadical195", unions=True)
     >>> r.value, r.optimal, r.witness.hubs
     (1, True, [([1], [2, 3])])
     """
     deadline = reserve(deadline, time.perf_counter() - start)
-    found, _ = anytime(search, deadline, trimmed.digraph, begin, deadline, solver)
+    found, _ = anytime(_on_kernel, deadline, trimmed.digraph, begin, deadline, solver, search,
+                       unions)
     witness, lower, certificate = state
     if found is not None:
         witness = min(witness, found[0], key=size)
@@ -345,3 +353,28 @@ def solved(name: str, size, state, trimmed: Trimmed, start: float, deadline, sea
     value = size(witness)
     return InvariantResult(name, value, lower, value, value == lower, witness, certificate,
                            time.perf_counter() - start)
+
+
+def _on_kernel(report, digraph: AttentionDigraph, begin: HubExtension, deadline, solver: str,
+               search, unions: bool) -> None:
+    """``search`` run on the :class:`~theorem.digraphs.Kernel` of ``digraph`` (with
+    ``unions`` for ``b``; duplicates only for ``χ_hub``), its witnesses extended back to
+    ``digraph`` and its UNSAT certificates told which sub-matrix they refute; the work of
+    :func:`solved`'s child process."""
+    kernel = Kernel.of(digraph, unions=unions, deadline=share(deadline, 0.1))
+    if kernel.identity:
+        search(report, digraph, begin, deadline, solver)
+        return
+
+    def through(state):
+        witness, lower, certificate = state
+        if certificate.kind == "unsat":
+            certificate = Certificate(
+                "unsat", f"{certificate.statement}, on the kernel M[sources, targets] (rows "
+                "and columns that are empty, repeated or unions of others removed; a lower "
+                "bound of a sub-matrix is one of M)",
+                {**certificate.data, "sources": kernel.sources.tolist(),
+                 "targets": kernel.targets.tolist()})
+        report((kernel.extension(witness), lower, certificate))
+
+    search(through, kernel.digraph, kernel.restrict(begin), deadline, solver)

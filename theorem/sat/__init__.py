@@ -1,8 +1,9 @@
-"""SAT with time limits: budgets and anytime children (:mod:`.budget`), the solver call, the
-CNF encodings of the invariants' claims, the search from both ends, and DRAT proofs. No
-geometry."""
+"""SAT with time limits: budgets, anytime children and resumable ones (:mod:`.budget`), the
+solver call, claims decided resumably (:mod:`.claims`), the CNF encodings of the invariants'
+claims, the search from both ends, and DRAT proofs. No geometry."""
 
-from .budget import anytime, deadline_after, past, reserve, share
+from .budget import Resumable, anytime, deadline_after, past, reserve, share
+from .claims import Claims
 from .drat import DratCheck, check_drat, unsat_proof
 from .encodings import (
     MAX_CLAUSES,
@@ -20,6 +21,8 @@ __all__ = [
     "past",
     "reserve",
     "share",
+    "Resumable",
+    "Claims",
     "DratCheck",
     "check_drat",
     "unsat_proof",

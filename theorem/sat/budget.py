@@ -24,7 +24,7 @@ from manifolds.validation import as_positive
 
 from ..errors import TheoremError
 
-__all__ = ["deadline_after", "past", "share", "reserve", "anytime"]
+__all__ = ["deadline_after", "past", "share", "reserve", "anytime", "Resumable"]
 
 #: True inside a child started by :func:`anytime`: nested children then stay in the outermost
 #: child's process group (killed with it) instead of leading their own.
@@ -244,6 +244,143 @@ def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[A
     if deadline is None:
         work(lambda state: states.__setitem__(0, state), *args)
         return states[0], True
+    pid, receive, leader = _fork(work, args)
+    try:
+        finished, error = _collect(receive, deadline, states)
+    finally:
+        _kill(pid, leader)
+        receive.close()
+    if error is not None:
+        raise error
+    return states[0], finished
+
+
+class Resumable:
+    """The computation ``work(report, *args)`` in a forked child that a deadline pauses
+    instead of killing: each :meth:`run` goes on from where the last one stopped.
+
+    The child is started by the first :meth:`run` and stopped (``SIGSTOP``) when that run's
+    deadline passes; the next run continues it (``SIGCONT``), so that an uninterruptible
+    computation — a SAT call — is spread over several calls without losing or redoing any
+    work, and without ever running past a deadline. A stopped child holds its memory but no
+    processor. It stays in the process group of the outermost :func:`anytime` child when
+    there is one (killed with it), and :meth:`close` kills it.
+
+    Parameters
+    ----------
+    work : callable
+        ``work(report, *args)``, as for :func:`anytime`.
+    *args
+        Passed on to ``work`` (inherited by the child, not pickled).
+
+    Examples
+    --------
+    >>> import time
+    >>> def count(report, upto):
+    ...     for i in range(upto):
+    ...         time.sleep(0.01)
+    ...         report(i)
+    >>> with Resumable(count, 50) as child:
+    ...     first = child.run(deadline_after(0.05))
+    ...     last = child.run(deadline_after(60))
+    >>> first[1], first[0] < 49, last
+    (False, True, (49, True))
+    """
+
+    def __init__(self, work: Callable[..., None], *args):
+        self._work, self._args = work, args
+        self._states: list = [None]
+        self._child = None               # (pid, receive, leader) once started
+        self._ended: tuple | None = None  # (finished, error) once the child ended
+        self._reaped = False
+
+    def run(self, deadline: float | None) -> tuple[Any, bool]:
+        """Run (or continue) the child until it ends or ``deadline`` passes; when this
+        returns, the child has ended or is stopped.
+
+        Parameters
+        ----------
+        deadline : float or None
+            A ``time.monotonic()`` deadline; ``None`` to run until the child ends.
+
+        Returns
+        -------
+        state : object or None
+            The last state reported so far (by this run or an earlier one).
+        finished : bool
+            Whether ``work`` has returned.
+
+        Raises
+        ------
+        Exception
+            Whatever ``work`` raised, as :func:`anytime` raises it.
+
+        Examples
+        --------
+        >>> def count(report, upto):
+        ...     for i in range(upto):
+        ...         report(i)
+        >>> child = Resumable(count, 3)
+        >>> child.run(None), child.run(None)        # an ended child keeps its answer
+        ((2, True), (2, True))
+        """
+        if self._ended is None:
+            if self._child is None:
+                self._child = _fork(self._work, self._args)
+            else:
+                os.kill(self._child[0], signal.SIGCONT)
+            pid, receive, _ = self._child
+            ended = _collect(receive, math.inf if deadline is None else deadline,
+                             self._states)
+            if not ended[0]:
+                os.kill(pid, signal.SIGSTOP)
+                _, status = os.waitpid(pid, os.WUNTRACED)     # stopped, or ended meanwhile
+                if not os.WIFSTOPPED(status):
+                    self._reaped = True
+                    ended = _collect(receive, math.inf, self._states)   # what it sent last
+            if ended[0] or self._reaped:
+                self._ended = ended
+                self.close()
+        if self._ended is not None and self._ended[1] is not None:
+            raise self._ended[1]
+        return self._states[0], self._ended is not None and self._ended[0]
+
+    def close(self) -> None:
+        """Kill the child, if it still runs or waits; later runs return what it reported
+        before, unfinished.
+
+        Examples
+        --------
+        >>> import time
+        >>> def forever(report):
+        ...     while True:
+        ...         time.sleep(0.01)
+        >>> child = Resumable(forever)
+        >>> child.run(deadline_after(0.05))
+        (None, False)
+        >>> child.close()
+        >>> child.run(None)                         # not started again
+        (None, False)
+        """
+        if self._child is not None:
+            pid, receive, leader = self._child
+            self._child = None
+            if not self._reaped:
+                _kill(pid, leader)
+            receive.close()
+            if self._ended is None:
+                self._ended = (False, None)
+
+    def __enter__(self) -> "Resumable":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _fork(work, args):
+    """Start ``work(report, *args)`` in a forked child (:func:`_child`); returns its pid, the
+    end of the pipe its reports arrive on, and whether it leads a process group."""
     receive, send = multiprocessing.Pipe(duplex=False)
     leader = not _IN_CHILD
     # Ctrl-C is the parent's to handle, and it kills the child on its way out: SIGINT stays
@@ -261,37 +398,44 @@ def anytime(work: Callable[..., None], deadline: float | None, *args) -> tuple[A
             os.setpgid(pid, pid)
         except OSError:  # the child did it first, or has exited
             pass
-    finished, error = False, None
     try:
-        # a Ctrl-C that came during the fork is raised here, inside the try: the child dies
+        # a Ctrl-C that came during the fork is raised here: the caller's cleanup kills it
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            # wait in short slices: a Ctrl-C that the kernel hands to another thread (BLAS
-            # threads do not block SIGINT) does not end a long poll, only the next bytecode
-            if not receive.poll(min(left, _POLL_SLICE)):
-                continue
-            try:
-                kind, value = receive.recv()
-            except EOFError:  # the child died without a word (killed, out of memory)
-                break
-            if kind == "state":
-                states[0] = value
-            else:
-                finished, error = True, (value if kind == "error" else None)
-                break
-    finally:
-        try:
-            if leader:
-                os.killpg(pid, signal.SIGKILL)
-            else:
-                os.kill(pid, signal.SIGKILL)
-        except OSError:  # already gone
-            pass
-        os.waitpid(pid, 0)
+    except BaseException:
+        _kill(pid, leader)
         receive.close()
-    if error is not None:
-        raise error
-    return states[0], finished
+        raise
+    return pid, receive, leader
+
+
+def _collect(receive, deadline: float, states: list) -> tuple[bool, BaseException | None]:
+    """Keep the child's reports in ``states[0]`` until it ends or ``deadline`` passes;
+    returns ``(finished, error)``: ``finished`` when ``work`` returned or raised."""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False, None
+        # wait in short slices: a Ctrl-C that the kernel hands to another thread (BLAS
+        # threads do not block SIGINT) does not end a long poll, only the next bytecode
+        if not receive.poll(min(left, _POLL_SLICE)):
+            continue
+        try:
+            kind, value = receive.recv()
+        except EOFError:  # the child died without a word (killed, out of memory)
+            return False, None
+        if kind == "state":
+            states[0] = value
+        else:
+            return True, (value if kind == "error" else None)
+
+
+def _kill(pid: int, leader: bool) -> None:
+    """Kill the child (its whole process group when it leads one) and wait for it."""
+    try:
+        if leader:
+            os.killpg(pid, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except OSError:  # already gone
+        pass
+    os.waitpid(pid, 0)

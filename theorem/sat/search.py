@@ -1,7 +1,8 @@
 """The search from both ends: SAT calls that lower an upper bound and raise a lower one.
 
-Each call is one :func:`~theorem.sat.solver.solve_within` under a deadline; a model is a new
-witness, an UNSAT result proves one more. The caller says how to encode a bound, how to
+Each call decides one claim of a :class:`~theorem.sat.claims.Claims` under a deadline (a
+claim left undecided goes on, when asked again, from where its solver stopped); a model is a
+new witness, an UNSAT result proves one more. The caller says how to encode a bound, how to
 measure a witness and what certificate an UNSAT result becomes: this module knows no
 invariant.
 """
@@ -9,14 +10,13 @@ invariant.
 from __future__ import annotations
 
 from .budget import past, share
-from .solver import solve_within
 
 __all__ = ["descend", "ascend", "with_decoder"]
 
 
-def descend(witness, size, lower, certificate, encode, deadline, solver, refuted,
+def descend(witness, size, lower, certificate, claims, deadline, refuted,
              cap: float | None = None, bisect: bool = False, report=None,
-             first: int | None = None):
+             first: int | None = None, most: int | None = None):
     """Lower an upper bound by SAT, from the witness down.
 
     Each model is the new ``witness``; UNSAT for ``k`` proves ``k + 1`` (``refuted(k)`` is
@@ -36,14 +36,10 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
         The lower bound proved so far.
     certificate : object
         What proves ``lower``.
-    encode : callable
-        ``encode(k)`` returns ``(clauses, decode)`` for "a witness of size at most ``k``
-        exists" (``decode(model)`` is the witness), or ``None`` when the deadline passed
-        while encoding.
+    claims : Claims
+        The claims "a witness of size at most ``k`` exists" (:class:`~theorem.sat.Claims`).
     deadline : float or None
         A ``time.monotonic()`` deadline, or ``None`` for no limit.
-    solver : str
-        A python-sat solver name (:data:`~theorem.sat.SOLVER`).
     refuted : callable
         ``refuted(k)``, the certificate of ``k + 1`` once ``k`` is UNSAT.
     cap : float, optional
@@ -56,6 +52,9 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
         The size tried first, when it lies strictly between the lower bound and the
         witness's size — a guess far below the witness, where encodings are small (``χ_hub``
         of a dense digraph is a few colors, its König coloring dozens); then as above.
+    most : int, optional
+        Claims not yet encoded whose encodings would have more clauses than this are left
+        undecided (:meth:`Claims.decide`).
 
     Returns
     -------
@@ -68,11 +67,12 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
     cover (one biclique per edge):
 
     >>> from theorem.digraphs import transitive_tournament
-    >>> from theorem.sat import SOLVER, biclique_cover_cnf
+    >>> from theorem.sat import Claims, biclique_cover_cnf
     >>> g = transitive_tournament(3)
     >>> trivial = [([a], [b]) for a, b in g.edges.tolist()]
-    >>> cover, lower, why = descend(trivial, len, 1, "an edge", lambda k: biclique_cover_cnf(g, k),
-    ...                             None, SOLVER, lambda k: f"no cover by {k} biclique")
+    >>> claims = Claims(lambda k: biclique_cover_cnf(g, k))
+    >>> cover, lower, why = descend(trivial, len, 1, "an edge", claims, None,
+    ...                             lambda k: f"no cover by {k} biclique")
     >>> len(cover), lower, why
     (2, 2, 'no cover by 1 biclique')
     """
@@ -81,10 +81,7 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
         k = (floor + size(witness) - 1) // 2 if bisect else size(witness) - 1
         if first is not None and floor <= first < size(witness):
             k, first = first, None
-        encoded = encode(k)
-        if encoded is None:
-            break
-        ok, model = solve_within(encoded[0], share(deadline, 1.0, cap), solver=solver)
+        ok, found = claims.decide(k, share(deadline, 1.0, cap), most=most)
         if ok is None:
             if not bisect:
                 break
@@ -94,13 +91,13 @@ def descend(witness, size, lower, certificate, encode, deadline, solver, refuted
             lower = floor = k + 1
             certificate = refuted(k)
         else:
-            witness = encoded[1](model)
+            witness = found
         if report is not None:
             report((witness, lower, certificate))
     return witness, lower, certificate
 
 
-def ascend(witness, size, lower, certificate, encode, deadline, solver, refuted,
+def ascend(witness, size, lower, certificate, claims, deadline, refuted,
             cap: float | None = None, report=None):
     """Raise a lower bound by SAT, from below, one at a time.
 
@@ -120,13 +117,10 @@ def ascend(witness, size, lower, certificate, encode, deadline, solver, refuted,
         The lower bound proved so far.
     certificate : object
         What proves ``lower``.
-    encode : callable
-        ``encode(k)`` returns ``(clauses, decode)``, or ``None`` when the deadline passed
-        while encoding, as in :func:`descend`.
+    claims : Claims
+        The claims "a witness of size at most ``k`` exists" (:class:`~theorem.sat.Claims`).
     deadline : float or None
         A ``time.monotonic()`` deadline, or ``None`` for no limit.
-    solver : str
-        A python-sat solver name (:data:`~theorem.sat.SOLVER`).
     refuted : callable
         ``refuted(k)``, the certificate of ``k + 1`` once ``k`` is UNSAT.
     cap : float, optional
@@ -142,26 +136,23 @@ def ascend(witness, size, lower, certificate, encode, deadline, solver, refuted,
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
-    >>> from theorem.sat import SOLVER, biclique_cover_cnf
+    >>> from theorem.sat import Claims, biclique_cover_cnf
     >>> g = transitive_tournament(3)
     >>> trivial = [([a], [b]) for a, b in g.edges.tolist()]
     >>> steps = []
-    >>> cover, lower, why = ascend(trivial, len, 1, "an edge", lambda k: biclique_cover_cnf(g, k),
-    ...                            None, SOLVER, lambda k: f"no cover by {k} biclique",
-    ...                            report=steps.append)
+    >>> claims = Claims(lambda k: biclique_cover_cnf(g, k))
+    >>> cover, lower, why = ascend(trivial, len, 1, "an edge", claims, None,
+    ...                            lambda k: f"no cover by {k} biclique", report=steps.append)
     >>> [(len(w), low) for w, low, _ in steps]       # UNSAT for 1, then a cover by 2
     [(3, 2), (2, 2)]
     """
     while lower < size(witness) and not past(deadline):
         k = lower
-        encoded = encode(k)
-        if encoded is None:
-            break
-        ok, model = solve_within(encoded[0], share(deadline, 1.0, cap), solver=solver)
+        ok, found = claims.decide(k, share(deadline, 1.0, cap))
         if ok is None:
             break
         if ok:
-            witness = encoded[1](model)
+            witness = found
         else:
             lower, certificate = k + 1, refuted(k)
         if report is not None:
@@ -190,7 +181,7 @@ def with_decoder(encoding, wrap):
     Examples
     --------
     >>> from theorem.digraphs import transitive_tournament
-    >>> from theorem.sat import biclique_cover_cnf
+    >>> from theorem.sat import biclique_cover_cnf, solve_within
     >>> clauses, decode = with_decoder(biclique_cover_cnf(transitive_tournament(3), 2), len)
     >>> decode(solve_within(clauses, None)[1])
     2

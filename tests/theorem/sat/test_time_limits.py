@@ -21,7 +21,7 @@ from theorem import (
     real_rank,
     transitive_tournament,
 )
-from theorem.sat.budget import anytime, deadline_after
+from theorem.sat.budget import Resumable, anytime, deadline_after
 from theorem.cli import main
 
 LIMIT = 1.0
@@ -218,6 +218,59 @@ def test_the_deadline_kills_the_child_and_everything_it_started(work):
     while (left := _group(child)) and time.monotonic() < give_up:
         pass
     assert not left
+
+
+def _count(report, upto):
+    total = 0
+    for i in range(upto):
+        for _ in range(20_000):         # busy work, about a millisecond a step
+            total += 1
+        report((os.getpid(), i, total))
+
+
+def _state(pid: int) -> str:
+    """The state letter of process ``pid`` (``T`` stopped, ``R``/``S`` running), or ``""``
+    when it has exited."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to see process states")
+def test_a_resumable_child_is_paused_at_the_deadline_and_goes_on_from_there():
+    with Resumable(_count, 100_000) as child:
+        (pid, first, _), finished = child.run(deadline_after(0.2))
+        assert not finished and _state(pid) == "T"          # stopped, not killed
+        (_, second, total), _ = child.run(deadline_after(0.2))
+        assert second > first and total == 20_000 * (second + 1)   # no step done twice
+    assert _state(pid) in ("", "Z", "X")                     # killed on leaving
+
+
+def test_a_resumable_child_ends_and_keeps_its_answer():
+    with Resumable(_count, 3) as child:
+        state, finished = child.run(None)
+        assert finished and state[1:] == (2, 60_000)
+        assert child.run(deadline_after(1)) == (state, True)
+    with Resumable(_fails) as child, pytest.raises(KeyError, match="inside the child"):
+        child.run(deadline_after(5))
+
+
+def _resumable_then_stuck(report):
+    child = Resumable(_count, 100_000)
+    report(child.run(deadline_after(0.1))[0][0])
+    _stuck(lambda state: None)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to list processes")
+def test_a_paused_child_dies_with_the_search_that_started_it():
+    paused, finished = anytime(_resumable_then_stuck, deadline_after(1.0))
+    assert paused is not None and not finished
+    give_up = time.monotonic() + 0.5
+    while _state(paused) not in ("", "Z", "X") and time.monotonic() < give_up:
+        pass
+    assert _state(paused) in ("", "Z", "X")
 
 
 def _solve_in_pool(n: int) -> int:
