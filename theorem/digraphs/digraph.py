@@ -40,6 +40,23 @@ MAX_VERTICES = 2 ** 20
 #: the digraph without its isolated vertices.
 MAX_DENSE_VERTICES = 2 ** 13
 
+#: :func:`unique_pair_codes` marks pairs in an ``N × N`` bitmap (no sort) up to this many
+#: cells, when there are at least one code for every :data:`_CELLS_PER_CODE` cells.
+_BITMAP_CELLS = 64_000_000
+_CELLS_PER_CODE = 64
+
+
+def unique_pair_codes(codes: np.ndarray, n: int) -> np.ndarray:
+    """The distinct codes ``a·N + b`` (``0 ≤ a, b < n``) of ``codes``, ascending: marked in
+    a bitmap when ``N²`` is small against their number (linear time), else sorted."""
+    cells = n * n
+    if cells <= _BITMAP_CELLS and cells <= _CELLS_PER_CODE * len(codes):
+        marked = np.zeros(cells, dtype=bool)
+        marked[codes] = True
+        return np.flatnonzero(marked)
+    return np.unique(codes)
+
+
 #: An ASCII vertex number of an edge list (``str.isdigit`` also accepts digits ``int``
 #: rejects, such as ``"²"``).
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -212,7 +229,7 @@ class AttentionDigraph:
         n_loops = int(loops.sum())
         given = len(arr)
         if len(arr):  # sorted, without duplicates: one 1-D sort of the codes a·N + b
-            codes = np.unique(arr[:, 0] * n + arr[:, 1])
+            codes = unique_pair_codes(arr[:, 0] * n + arr[:, 1], n)
             arr = np.column_stack([codes // n, codes % n])
         if labels is not None:
             if isinstance(labels, str) or not isinstance(labels, Iterable):

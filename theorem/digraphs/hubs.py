@@ -16,14 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .digraph import AttentionDigraph, check_digraph, check_vertex_count
+from .digraph import AttentionDigraph, check_digraph, check_vertex_count, unique_pair_codes
 from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
 
 __all__ = ["HubExtension"]
-
-#: :meth:`HubExtension.validate` marks covered pairs in an ``N × N`` bitmap up to this size.
-_BITMAP_CELLS = 64_000_000
-
 
 def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
     if isinstance(side, (str, bytes)) or not isinstance(side, Iterable):
@@ -235,27 +231,26 @@ class HubExtension:
         """
         check_digraph(digraph)
         n = digraph.n
+        codes = []   # the covered pairs as codes a·N + b, without any N × N product
         for p, (a, b) in enumerate(zip(self.sources, self.targets)):
             if not a or not b:
                 raise InvalidHubExtensionError(
                     f"hub {p} has an empty {'source' if not a else 'target'} side; "
                     "every hub carries a biclique with both sides non-empty — drop it")
+            sides = []
             for side, name in ((a, "source"), (b, "target")):
-                if not (0 <= min(side) and max(side) < n):
+                try:
+                    vertices = np.fromiter(side, np.int64, len(side))
+                except OverflowError:    # a Python int beyond int64: out of range too
+                    vertices = None
+                if vertices is None or vertices.min() < 0 or vertices.max() >= n:
                     v = min(side) if min(side) < 0 else max(side)
                     raise VertexError(f"hub {p} has {name} vertex {v}, but vertices are "
                                       f"0..{n - 1}")
-        # the covered pairs as codes a·N + b, without any N × N product (Σ |A_p||B_p| work)
-        covered = np.concatenate(
-            [(np.fromiter(a, np.int64, len(a))[:, None] * n
-              + np.fromiter(b, np.int64, len(b))[None, :]).ravel()
-             for a, b in zip(self.sources, self.targets)] or [np.zeros(0, np.int64)])
-        if n * n <= _BITMAP_CELLS:          # mark them in a bitmap: no sort
-            marked = np.zeros(n * n, dtype=bool)
-            marked[covered] = True
-            covered = np.flatnonzero(marked)
-        else:
-            covered = np.unique(covered)
+                sides.append(vertices)
+            codes.append((sides[0][:, None] * n + sides[1][None, :]).ravel())
+        covered = np.concatenate(codes or [np.zeros(0, np.int64)])
+        covered = unique_pair_codes(covered, n)
         edges = digraph.edges[:, 0] * n + digraph.edges[:, 1]
         extra = np.setdiff1d(covered, edges, assume_unique=True)
         if len(extra):
@@ -356,6 +351,14 @@ class HubExtension:
         ext = self if colors is None else self.with_colors(colors)
         if ext.colors is None:
             raise InvalidColoringError("this hub extension has no colors; pass colors=[...]")
+        # valid when each color's hubs have disjoint sides: set unions at C speed, for
+        # extensions of millions of pairs; the conflict is located only when there is one
+        classes: dict[int, list[int]] = {}
+        for p, c in enumerate(ext.colors):
+            classes.setdefault(c, []).append(p)
+        if all(len(frozenset().union(*(sets[p] for p in hubs))) == sum(len(sets[p]) for p in hubs)
+               for sets in (ext.sources, ext.targets) for hubs in classes.values()):
+            return
         # two hubs of one color sharing a vertex v on one side repeat the key (color, v);
         # colors and vertices are replaced by their ranks first, so that no value (huge,
         # negative: nothing is checked against a digraph here) can overflow or collide

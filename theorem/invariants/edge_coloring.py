@@ -67,7 +67,7 @@ def validate_edge_coloring(digraph: AttentionDigraph, colors) -> None:
             f"an edge coloring is one integer per edge: expected shape ({digraph.n_edges},), "
             f"got {c.shape} of {c.dtype}")
     # colors by rank: keys (vertex, color) without overflow, whatever the integers
-    rank = np.unique(c, return_inverse=True)[1].reshape(-1)
+    rank = _ranks(c)
     for side, name in ((0, "source"), (1, "target")):
         key = digraph.edges[:, side] * (int(rank.max(initial=0)) + 1) + rank
         order = np.argsort(key, kind="stable")
@@ -193,4 +193,20 @@ def _rank_pair_coloring(digraph: AttentionDigraph) -> np.ndarray:
     in_rank = np.empty(len(e), dtype=np.int64)
     in_rank[order] = np.arange(len(e)) - np.searchsorted(in_sorted, in_sorted)
     pair = out_rank * (int(in_rank.max()) + 1) + in_rank
-    return np.unique(pair, return_inverse=True)[1].astype(np.int64)
+    return _ranks(pair)
+
+
+#: :func:`_ranks` counts values in a table over their range (no sort) when the range is at
+#: most this many times their number.
+_RANGE_PER_VALUE = 64
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """The rank of each integer among the distinct ``values`` (0 for the smallest), int64:
+    by a table over their range when it is small (linear time), else by a sort."""
+    values = values.reshape(-1)
+    if len(values) and values.min() >= 0 and values.max() < _RANGE_PER_VALUE * len(values):
+        present = np.zeros(int(values.max()) + 1, dtype=np.int64)
+        present[values] = 1
+        return (np.cumsum(present) - 1)[values]
+    return np.unique(values, return_inverse=True)[1].reshape(-1).astype(np.int64)

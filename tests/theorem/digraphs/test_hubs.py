@@ -159,3 +159,20 @@ def test_random_model_refuses_huge_sizes_and_negative_seeds(args, error, match):
     with pytest.raises(error, match=match):
         random_hub_extension(*args)
     assert time.perf_counter() - start < 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(hubs=st.lists(st.tuples(st.frozensets(st.integers(0, 6), min_size=1, max_size=3),
+                               st.frozensets(st.integers(0, 6), min_size=1, max_size=3),
+                               st.integers(0, 2)), min_size=1, max_size=6))
+def test_validate_coloring_raises_exactly_when_two_hubs_of_one_color_share_a_vertex(hubs):
+    ext = HubExtension([(a, b) for a, b, _ in hubs], [c for *_, c in hubs])
+    clash = [(p, q) for p, q in itertools.combinations(range(len(hubs)), 2)
+             if hubs[p][2] == hubs[q][2] and (hubs[p][0] & hubs[q][0] or hubs[p][1] & hubs[q][1])]
+    if not clash:
+        ext.validate_coloring()
+        return
+    with pytest.raises(InvalidColoringError) as caught:
+        ext.validate_coloring()
+    p, q = map(int, caught.value.args[0].split(" both")[0].removeprefix("hubs ").split(" and "))
+    assert (p, q) in clash

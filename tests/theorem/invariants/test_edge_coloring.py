@@ -96,3 +96,21 @@ def test_validate_edge_coloring_takes_any_integers():
     validate_edge_coloring(AttentionDigraph(3), [])  # the empty coloring of no edge
     with pytest.raises(InvalidColoringError, match="one integer per edge"):
         validate_edge_coloring(g, [[0, 1], [2]])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 7), palette=st.integers(1, 6),
+       spread=st.sampled_from([1, 10 ** 6, -1]))
+def test_validate_edge_coloring_raises_exactly_on_a_conflict(seed, n, palette, spread):
+    # spread 1: small colors (ranked by a table), 10**6 or negative: ranked by a sort
+    rng = np.random.default_rng(seed)
+    g = AttentionDigraph.from_adjacency(np.triu(rng.random((n, n)) < 0.6, 1))
+    colors = rng.integers(0, palette, g.n_edges) * spread
+    edges = g.edges.tolist()
+    clash = any(colors[i] == colors[j] and (edges[i][0] == edges[j][0] or edges[i][1] == edges[j][1])
+                for i, j in itertools.combinations(range(len(edges)), 2))
+    if clash:
+        with pytest.raises(InvalidColoringError, match="both have color"):
+            validate_edge_coloring(g, colors)
+    else:
+        validate_edge_coloring(g, colors)
