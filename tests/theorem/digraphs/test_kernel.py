@@ -53,6 +53,8 @@ def test_the_kernel_is_a_rectangle_of_e_with_nothing_left_to_remove(seed, n, p, 
     inside = np.zeros_like(m)
     inside[np.ix_(k.sources, k.targets)] = True
     assert (k.digraph.adjacency.astype(bool) == (m & inside)).all()
+    for _, removed, generators in k.steps:       # each removed row made of rows kept then
+        assert set(np.concatenate(list(generators) or [[]]).tolist()).isdisjoint(removed.tolist())
     for block in (kept_block(g, k), kept_block(g, k).T):      # rows, then columns
         for i, row in enumerate(block):
             assert row.any()
@@ -151,3 +153,13 @@ def test_rectangle_refuses_vertices_outside_the_digraph():
         rectangle(g, [0.5], [1])
     with pytest.raises(TypeError):
         Kernel.of("not a digraph", unions=True)
+
+
+def test_a_repeat_of_a_union_is_made_of_rows_that_stay():
+    # rows 2 and 3 are both N⁺ = {4, 5} = N⁺(0) ∪ N⁺(1): both go, both made of rows 0 and 1
+    g = AttentionDigraph(6, [(0, 4), (1, 5), (2, 4), (2, 5), (3, 4), (3, 5)])
+    k = Kernel.of(g, unions=True)
+    side, removed, generators = k.steps[2]      # after the empty row and column rounds
+    assert side == 0 and removed.tolist() == [2, 3]
+    assert [gen.tolist() for gen in generators] == [[0, 1], [0, 1]]
+    k.extension(HubExtension([([0], [4]), ([1], [5])])).validate(g)
