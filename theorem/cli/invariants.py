@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from ..invariants import (
+    InvariantResult,
     biclique_cover_number,
     chromatic_index,
     hub_chromatic_index,
@@ -13,7 +14,7 @@ from ..invariants import (
     real_rank,
 )
 from .options import digraph_from
-from .output import library_version, table, write_json
+from .output import encoded, library_version, table, write_json
 
 __all__ = ["run"]
 
@@ -78,41 +79,53 @@ def run(args, out, err) -> int:
     start = time.monotonic()
     digraph, planted = digraph_from(args, err)
 
-    def share(fraction):
-        """A fair part of the budget left: b gets a third, χ_hub half of the rest, the
-        coloring of χ' a third of what is left, then the Pareto front nine tenths and the
-        real rank the remainder."""
-        return max(fraction * (args.time_limit - (time.monotonic() - start)), 1e-3)
-
     def progress(what):
         if not args.json or args.progress:
             print(f"computing {what} ...", file=err, flush=True)
 
-    results = {}
-    progress("biclique_cover_number")
-    results["biclique_cover_number"] = biclique_cover_number(digraph, time_limit=share(1 / 3))
-    progress("hub_chromatic_index")
-    results["hub_chromatic_index"] = hub_chromatic_index(
-        digraph, time_limit=share(1 / 2), biclique_cover=results["biclique_cover_number"])
-    progress("chromatic_index")
-    results["chromatic_index"] = chromatic_index(digraph, time_limit=share(1 / 3))
-    progress("the Pareto front")
-    front = hub_pareto_front(digraph, time_limit=share(0.9),
-                             biclique_cover=results["biclique_cover_number"],
-                             hub_chromatic=results["hub_chromatic_index"])
-    progress("the real rank")
-    rank = real_rank(digraph, time_limit=share(1.0))
-    optimal = all(r.optimal for r in results.values()) and front.optimal
-
     def witness(r):
         return r.witness.tolist() if r.name == "chromatic_index" else r.witness.to_json()
 
+    # with --json, what is large (the edges, the witnesses) is encoded as soon as it is
+    # known, so that its time counts against the budget the later steps share
+    parts = {"digraph": encoded(digraph.to_json)} if args.json else {}
+    results = {}
+    overrun = [0.0]     # the most a step ran past its limit, its output included
+
+    def step(what, fraction, later, call):
+        """Run ``call(limit)`` with a fair part of the budget left: b gets a third, χ_hub
+        half of the rest, the coloring of χ' a third of what is left, then the Pareto front
+        nine tenths and the real rank the remainder. What a step ran past its limit (the
+        linear-time work no limit cuts: the trivial witnesses and their checks on millions
+        of edges, the output) is kept back for each of the ``later`` steps."""
+        progress(what)
+        left = args.time_limit - (time.monotonic() - start) - later * overrun[0]
+        limit = max(fraction * left, 1e-3)
+        began = time.monotonic()
+        r = call(limit)
+        if isinstance(r, InvariantResult):
+            results[r.name] = r
+            if args.json:
+                parts[r.name] = encoded(lambda: {**r.summary(), "witness": witness(r)})
+        overrun[0] = max(overrun[0], time.monotonic() - began - limit)
+        return r
+
+    b = step("biclique_cover_number", 1 / 3, 4,
+             lambda t: biclique_cover_number(digraph, time_limit=t))
+    h = step("hub_chromatic_index", 1 / 2, 3,
+             lambda t: hub_chromatic_index(digraph, time_limit=t, biclique_cover=b))
+    step("chromatic_index", 1 / 3, 2, lambda t: chromatic_index(digraph, time_limit=t))
+    front = step("the Pareto front", 0.9, 1,
+                 lambda t: hub_pareto_front(digraph, time_limit=t, biclique_cover=b,
+                                            hub_chromatic=h))
+    rank = step("the real rank", 1.0, 0, lambda t: real_rank(digraph, time_limit=t))
+    optimal = all(r.optimal for r in results.values()) and front.optimal
+
     if args.json:
         report = {"command": "invariants", "version": library_version(), "seed": args.seed,
-                  "digraph": digraph.to_json(), "real_rank": rank, "optimal": optimal,
+                  "digraph": parts["digraph"], "real_rank": rank, "optimal": optimal,
                   "pareto_front": front.pairs(), "pareto_front_complete": front.complete}
-        for name, r in results.items():
-            report[name] = {**r.summary(), "witness": witness(r)}
+        report.update((name, parts[name]) for name in results)
         if planted is not None:
             report["planted_hubs"] = planted.n_hubs
         write_json(report, out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import numbers
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -20,6 +21,12 @@ from .digraph import AttentionDigraph, check_digraph, check_vertex_count, unique
 from ..errors import InvalidColoringError, InvalidHubExtensionError, TheoremError, VertexError
 
 __all__ = ["HubExtension"]
+
+#: The digraphs each hub extension was validated against, by identity and weakly. Hub
+#: extensions and digraphs are immutable, so a check that passed stays passed: a result
+#: handed from one solver to the next (``b`` to ``χ_hub`` to the Pareto front) is not checked
+#: again, which on millions of edges took most of the time of a short limit.
+_VALIDATED: "weakref.WeakKeyDictionary[HubExtension, list]" = weakref.WeakKeyDictionary()
 
 def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
     if isinstance(side, (str, bytes)) or not isinstance(side, Iterable):
@@ -199,7 +206,9 @@ class HubExtension:
         ``⋃_p A_p × B_p = E``, with non-empty sides, and the coloring if there is one.
 
         Takes linear time, ``Σ_p |A_p| |B_p|`` plus the edges
-        (docs/conventions.md#validation); returns nothing when everything holds.
+        (docs/conventions.md#validation); returns nothing when everything holds. A check
+        that passed is remembered: validating this extension on the same digraph object
+        again returns at once (both are immutable).
 
         Parameters
         ----------
@@ -230,6 +239,8 @@ class HubExtension:
         theorem.errors.InvalidHubExtensionError: edge (0, 2) is covered by no hub; add a hub or enlarge one
         """
         check_digraph(digraph)
+        if any(ref() is digraph for ref in _VALIDATED.get(self, ())):
+            return
         n = digraph.n
         codes = []   # the covered pairs as codes a·N + b, without any N × N product
         for p, (a, b) in enumerate(zip(self.sources, self.targets)):
@@ -267,6 +278,7 @@ class HubExtension:
                 f"edge ({a}, {b}) is covered by no hub; add a hub or enlarge one")
         if self.colors is not None:
             self.validate_coloring()
+        _VALIDATED.setdefault(self, []).append(weakref.ref(digraph))
 
     # -- colorings ---------------------------------------------------------------------------
     def conflict_matrix(self) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..digraphs.digraph import AttentionDigraph, check_digraph
+from ..digraphs.digraph import AttentionDigraph, check_digraph, target_order
 from ..sat.budget import past
 
 __all__ = ["star_cover", "greedy_cover"]
@@ -41,19 +41,18 @@ def star_cover(digraph: AttentionDigraph) -> list[tuple[list[int], list[int]]]:
     [([0], [1, 2]), ([1], [2])]
     """
     check_digraph(digraph)
-    best: list[tuple[list[int], list[int]]] | None = None
-    for side in (0, 1):
+    sides = []
+    for side in (0, 1):            # edges sorted by center: by source, then by target
         e = digraph.edges if side == 0 else digraph.edges[
-            np.lexsort((digraph.edges[:, 0], digraph.edges[:, 1]))][:, ::-1]
-        centers, first = np.unique(e[:, 0], return_index=True)
+            target_order(digraph.edges, digraph.n)][:, ::-1]
+        starts = np.flatnonzero(np.r_[True, e[1:, 0] != e[:-1, 0]]) if len(e) else []
         groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
-        for center, leaves in zip(centers.tolist(), np.split(e[:, 1], first[1:])):
+        for center, leaves in zip(e[starts, 0].tolist(), np.split(e[:, 1], starts[1:])):
             groups.setdefault(leaves.tobytes(), (leaves, []))[1].append(center)
-        stars = [(centers_, leaves.tolist()) if side == 0 else (leaves.tolist(), centers_)
-                 for leaves, centers_ in groups.values()]
-        if best is None or len(stars) < len(best):
-            best = stars
-    return best or []
+        sides.append(groups)
+    out = len(sides[0]) <= len(sides[1])    # lists are made for the chosen side only
+    return [(centers, leaves.tolist()) if out else (leaves.tolist(), centers)
+            for leaves, centers in sides[0 if out else 1].values()]
 
 
 def greedy_cover(digraph: AttentionDigraph, start=(), deadline: float | None = None

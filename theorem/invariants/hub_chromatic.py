@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from ..digraphs.digraph import AttentionDigraph, check_digraph, check_vertex_count
 from ..digraphs.hubs import HubExtension
 from ..digraphs.trim import Trimmed
@@ -70,7 +72,8 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
 
     Equivalently the least ``h`` such that ``E`` is covered by ``h`` difunctional relations
     ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the best of the trivial ones — the stars of
-    :func:`star_cover` each colored apart (``χ_hub ≤`` the non-isolated sources and targets),
+    :func:`star_cover` each colored apart (``χ_hub ≤`` the non-isolated sources and targets;
+    with ``biclique_cover``, its cover colored apart instead, which has no more hubs),
     the König edge coloring (``χ' = max(Δ⁺, Δ⁻)`` classes, each a matching) and, when
     ``biclique_cover`` (the result of :func:`biclique_cover_number` for this digraph) is
     given, its cover colored by DSatur (so ``χ_hub ≤ b``) — the greedy cover colored by
@@ -144,11 +147,16 @@ def _hub_chromatic_index(digraph: AttentionDigraph, time_limit: float | None, so
     trimmed = Trimmed.of(digraph)
     check_vertex_count(trimmed.digraph.n, "N", dense=True,
                        what="hub_chromatic_index (N counts the vertices with an edge)")
-    stars = star_cover(trimmed.digraph)
-    start_witness = HubExtension(stars, range(len(stars)))
-    if biclique_cover is not None and biclique_cover.witness.n_hubs < start_witness.n_hubs:
+    small = trimmed.digraph
+    trivial = min(np.count_nonzero(small.out_degrees), np.count_nonzero(small.in_degrees))
+    if biclique_cover is not None and biclique_cover.witness.n_hubs <= trivial:
+        # b's own result has at most the hubs of the star cover (its first witness): the
+        # stars are not made twice
         start_witness = trimmed.restrict(biclique_cover.witness)
         start_witness = start_witness.with_colors(range(start_witness.n_hubs))
+    else:
+        stars = star_cover(small)
+        start_witness = HubExtension(stars, range(len(stars)))
     state = (start_witness, 1, Certificate("non-empty", "one edge needs one color"))
     return solved("hub_chromatic_index", lambda w: w.n_colors, state, trimmed, start,
                      deadline, _search_difunctional_cover, start_witness, solver, unions=False)

@@ -1,6 +1,8 @@
 """Hub extensions: axiom 1, colorings, Lemma 2.1, JSON, the random hub model."""
 
+import gc
 import itertools
+import weakref
 
 import numpy as np
 import pytest
@@ -176,3 +178,21 @@ def test_validate_coloring_raises_exactly_when_two_hubs_of_one_color_share_a_ver
         ext.validate_coloring()
     p, q = map(int, caught.value.args[0].split(" both")[0].removeprefix("hubs ").split(" and "))
     assert (p, q) in clash
+
+
+def test_a_passed_validation_is_remembered_for_that_digraph_object_only():
+    g = transitive_tournament(3)
+    ext = HubExtension([({0}, {1, 2}), ({1}, {2})])
+    ext.validate(g)
+    ext.validate(g)                                       # remembered: passes again
+    lacking = AttentionDigraph(3, [(0, 1), (0, 2)])       # no edge (1, 2): hub 1 is extra
+    with pytest.raises(InvalidHubExtensionError, match=r"hub 1 covers \(1, 2\)"):
+        ext.validate(lacking)
+    with pytest.raises(InvalidHubExtensionError):         # a failed check is not remembered
+        ext.validate(lacking)
+    ext.validate(transitive_tournament(3))                # an equal digraph: checked anew
+    # the memory holds digraphs weakly: it keeps none alive
+    ref = weakref.ref(g)
+    del g
+    gc.collect()
+    assert ref() is None

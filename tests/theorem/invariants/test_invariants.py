@@ -20,7 +20,7 @@ from theorem.digraphs import (
 )
 from theorem.digraphs import HubExtension, random_hub_extension
 from theorem.invariants.fractional_cover import weighted_fooling_bound
-from theorem.invariants.greedy import greedy_cover
+from theorem.invariants.greedy import greedy_cover, star_cover
 from theorem.invariants import (
     biclique_cover_number,
     hub_chromatic_index,
@@ -417,3 +417,21 @@ def test_dense_solvers_refuse_too_many_vertices_with_edges():
         with pytest.raises(VertexError, match="above the limit of 8192"):
             function(g)
     assert chromatic_index(g).value == 1       # linear: no limit but MAX_VERTICES
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(0, 7), bits=st.integers(0, 2**49 - 1))
+def test_the_star_cover_has_the_fewer_distinct_rows_or_columns(n, bits):
+    # reference: the distinct non-empty rows and columns of M, counted from the matrix
+    m = np.array([(bits >> k) & 1 for k in range(n * n)], dtype=bool).reshape(n, n)
+    np.fill_diagonal(m, False)
+    g = AttentionDigraph.from_adjacency(m)
+    rows = {tuple(r) for r in m if r.any()}
+    cols = {tuple(c) for c in m.T if c.any()}
+    stars = star_cover(g)
+    HubExtension(stars).validate(g)
+    assert len(stars) == min(len(rows), len(cols))
+    if len(rows) <= len(cols):                     # out-stars on a tie: one source row each
+        assert sorted(tuple(m[a[0]]) for a, _ in stars) == sorted(rows)
+    else:
+        assert sorted(tuple(m[:, b[0]]) for _, b in stars) == sorted(cols)

@@ -108,7 +108,10 @@ def _run(*argv):
 
 
 @pytest.mark.parametrize("family,n", [("cycle", 300), ("transitive-tournament", 600),
-                                      ("complete", 150)])
+                                      ("complete", 150),
+                                      # 1.1·10^6 edges: 4.3 s when the JSON was encoded
+                                      # after the budget, 2.2–2.4 s now (promise 3.2 s)
+                                      ("transitive-tournament", 1500)])
 def test_invariants_command_returns_in_time(family, n):
     limit = 2.0
     code, out, wall = _run("invariants", "--family", family, "--n", str(n),
