@@ -28,6 +28,7 @@ __all__ = ["HubExtension"]
 #: again, which on millions of edges took most of the time of a short limit.
 _VALIDATED: "weakref.WeakKeyDictionary[HubExtension, list]" = weakref.WeakKeyDictionary()
 
+
 def _vertex_set(side, hub: int, name: str) -> frozenset[int]:
     if isinstance(side, (str, bytes)) or not isinstance(side, Iterable):
         raise TypeError(f"hub {hub}: its {name}s must be a collection of vertices, got "
@@ -278,7 +279,8 @@ class HubExtension:
                 f"edge ({a}, {b}) is covered by no hub; add a hub or enlarge one")
         if self.colors is not None:
             self.validate_coloring()
-        _VALIDATED.setdefault(self, []).append(weakref.ref(digraph))
+        alive = [ref for ref in _VALIDATED.get(self, ()) if ref() is not None]
+        _VALIDATED[self] = alive + [weakref.ref(digraph)]
 
     # -- colorings ---------------------------------------------------------------------------
     def conflict_matrix(self) -> np.ndarray:
