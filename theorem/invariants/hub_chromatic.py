@@ -73,7 +73,8 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     Equivalently the least ``h`` such that ``E`` is covered by ``h`` difunctional relations
     ``R ⊆ E`` (``R Rᵀ R ⊆ R``). Upper bound: the best of the trivial ones — the stars of
     :func:`star_cover` each colored apart (``χ_hub ≤`` the non-isolated sources and targets;
-    with ``biclique_cover``, its cover colored apart instead, which has no more hubs),
+    with ``biclique_cover``, its cover colored apart instead when it has no more hubs than
+    that, as every result of :func:`biclique_cover_number` does),
     the König edge coloring (``χ' = max(Δ⁺, Δ⁻)`` classes, each a matching) and, when
     ``biclique_cover`` (the result of :func:`biclique_cover_number` for this digraph) is
     given, its cover colored by DSatur (so ``χ_hub ≤ b``) — the greedy cover colored by

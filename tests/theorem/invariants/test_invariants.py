@@ -32,6 +32,7 @@ from theorem.invariants import (
 )
 from theorem.sat import biclique_cover_cnf
 from theorem.sat import Claims
+from theorem.invariants.results import Certificate, InvariantResult
 
 
 # -- independent references ------------------------------------------------------------------
@@ -435,3 +436,23 @@ def test_the_star_cover_has_the_fewer_distinct_rows_or_columns(n, bits):
         assert sorted(tuple(m[a[0]]) for a, _ in stars) == sorted(rows)
     else:
         assert sorted(tuple(m[:, b[0]]) for _, b in stars) == sorted(cols)
+
+
+def test_chi_hub_starts_from_b_cover_only_when_it_beats_the_trivial_bound(monkeypatch):
+    # with a search that reports nothing (as when the limit ends it at once), the result is
+    # the start witness: b's cover when it has at most min(sources, targets) hubs, else the
+    # stars colored apart
+    import theorem.invariants.results as results
+
+    g = complete_digraph(5)
+    own = biclique_cover_number(g, time_limit=5)          # 4 bicliques (Sperner), proved
+    assert own.value < len(star_cover(g)) == 5
+    # a valid hand-made "b" result with one hub per edge: 20 hubs, more than the 5 sources
+    wasteful = HubExtension([([a], [b]) for a, b in g.edges.tolist()])
+    b = InvariantResult("biclique_cover_number", wasteful.n_hubs, 1, wasteful.n_hubs, False,
+                        wasteful, Certificate("non-empty", "an edge"), 0.0)
+    monkeypatch.setattr(results, "anytime", lambda *args, **kwargs: (None, None))
+    r = hub_chromatic_index(g, time_limit=5, biclique_cover=b)
+    r.witness.validate(g)
+    assert r.upper_bound == 5
+    assert hub_chromatic_index(g, time_limit=5, biclique_cover=own).upper_bound == own.value
