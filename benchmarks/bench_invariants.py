@@ -1,8 +1,8 @@
 """Exact invariants: the targets of the invariants issue, and our solver against plain SAT.
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
-(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers`` or ``--attention``
-for one table only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``:
+(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers``, ``--search`` or
+``--attention`` for one table only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``:
 ``M`` digraphs of 30–64 tokens, real attention of the corpus through all-MiniLM-L6-v2 with
 the ``models`` extra, else the synthetic stand-in).
 Prints markdown tables, recorded in docs/benchmarks.md.
@@ -20,6 +20,9 @@ Prints markdown tables, recorded in docs/benchmarks.md.
 * ``χ_hub`` on random-model digraphs with N ≤ 12 and on complete digraphs / transitive
   tournaments of growing N (the largest N proved within the limit).
 * ``χ'`` with its coloring on a random digraph with 10^5 edges.
+* The local search for covers by difunctional relations (``--search``): one search at a time
+  against 8 side by side, the same seconds each, for a cover at the skew-sequence bound on
+  real attention heads (found, time to find, moves a second).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from theorem import (  # noqa: E402
     fooling_set,
     fractional_biclique_cover,
     hub_chromatic_index,
+    local_search_difunctional_cover,
     random_hub_extension,
     real_rank,
     sliding_window,
@@ -307,6 +311,56 @@ def attention_table(limit, every, workers, synthetic, data=DATA):
                   f"| [{hl}, {hu}] |")
 
 
+def search_table(budget, data=DATA):
+    """Covers at the skew-sequence bound of real heads by the local search: one search at a
+    time (restarted with a new seed after :data:`FINAL_ITERATIONS` moves) against
+    :data:`DESCENT_TRIES` side by side, ``budget`` seconds each, on every fourth head of the
+    18- and 17-token sentences (s2, s3) and every eighth of the 29-token one (s5)."""
+    import json
+
+    from theorem.digraphs import Kernel
+    from theorem.invariants.hub_chromatic import DESCENT_TRIES, FINAL_ITERATIONS
+    from theorem.invariants.transitive import log2_ceil, skew_sequence
+
+    data = Path(data)
+    index = json.loads((data / "index.json").read_text())["digraphs"]
+    names = [d["file"] for d in index if d["file"][:2] in ("s2", "s3")][::4]
+    names += [d["file"] for d in index if d["file"][:2] == "s5"][::8]
+    print(f"\n### Local search at the skew bound: 1 search against {DESCENT_TRIES} side by side "
+          f"({budget:g} s each, {len(names)} heads)\n")
+    print("| searches | heads covered at the bound | median time to cover (s) | moves a second "
+          "(all searches) | ratio of moves |")
+    print("|---|---|---|---|---|")
+    rows = []
+    for tries in (1, DESCENT_TRIES):
+        found, times, moves, seconds = 0, [], 0, 0.0
+        for name in names:
+            g = Kernel.of(AttentionDigraph.read(data / name), unions=False).digraph
+            h = log2_ceil(len(skew_sequence(g)))
+            start = time.perf_counter()
+            deadline, seed = time.monotonic() + budget, 0
+            while time.monotonic() < deadline:
+                cover = local_search_difunctional_cover(g, h, rng=seed, tries=tries,
+                                                        iterations=FINAL_ITERATIONS,
+                                                        deadline=deadline)
+                if cover is not None:
+                    found += 1
+                    times.append(time.perf_counter() - start)
+                    break
+                seed += 1
+            # moves a second, measured apart: 200 moves at h (no cover ends them early)
+            timed = time.perf_counter()
+            local_search_difunctional_cover(g, max(h - 1, 1), rng=0, tries=tries,
+                                            iterations=200)
+            seconds += time.perf_counter() - timed
+            moves += 200 * tries
+        rows.append((tries, found, times, moves / seconds))
+    for tries, found, times, rate in rows:
+        median = f"{statistics.median(times):.2f}" if times else "—"
+        print(f"| {tries} | {found} of {len(names)} | {median} | {rate:,.0f} | "
+              f"{rate / rows[0][3]:.1f}× |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=60.0)
@@ -323,6 +377,9 @@ def main(argv=None):
                         help="only the table of upper bounds on b: greedy, local search, SAT")
     parser.add_argument("--attention", action="store_true",
                         help="only the table of b and χ_hub on attention digraphs")
+    parser.add_argument("--search", type=float, metavar="SECONDS",
+                        help="only the table of the local search for difunctional covers, "
+                             "SECONDS per head and variant")
     parser.add_argument("--every", type=int, default=1,
                         help="with --attention: one shared digraph in EVERY (0: none)")
     parser.add_argument("--synthetic", type=int, default=60,
@@ -336,6 +393,9 @@ def main(argv=None):
     limit = args.time_limit
     if args.attention:
         attention_table(limit, args.every, args.workers, args.synthetic, args.data)
+        return
+    if args.search:
+        search_table(args.search, args.data)
         return
     if args.covers:
         covers_table(args.seeds, args.data)

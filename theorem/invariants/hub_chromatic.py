@@ -90,11 +90,11 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     :func:`biclique_cover_number`: quick calls (at most :data:`QUICK_SAT` seconds, on
     encodings of at most :data:`QUICK_CLAUSES` clauses) bisect toward fewer relations,
     starting at twice the lower bound; where they leave a gap, the tabu search descends one
-    relation at a time (with at most 70 % of the time left: on dense digraphs the quick
-    calls refute what SAT refutes at all within seconds, and the search finds what they
-    miss); then refutations from below take the time left (a model at the lower bound ends
-    it, exact), then covers one below the best are sought. Encodings over ``MAX_CLAUSES``
-    clauses are not attempted (the result then says ``optimal=False``).
+    relation at a time (with at most :data:`DESCENT_SHARE` of the time left: on dense
+    digraphs the quick calls refute what SAT refutes at all within seconds, and the search
+    finds what they miss); then refutations from below take the time left (a model at the
+    lower bound ends it, exact), then covers one below the best are sought. Encodings over
+    ``MAX_CLAUSES`` clauses are not attempted (the result then says ``optimal=False``).
 
     Parameters
     ----------
@@ -224,7 +224,7 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
                                               cap=QUICK_SAT, bisect=True, first=2 * lower,
                                               most=QUICK_CLAUSES, **steps)
         if searchable and lower < witness.n_colors:
-            witness = _local_descent(digraph, witness, lower, share(deadline, 0.7),
+            witness = _local_descent(digraph, witness, lower, share(deadline, DESCENT_SHARE),
                                      lambda w: report((w, lower, certificate)))
         witness, lower, certificate = ascend(witness, size, lower, certificate, claims,
                                               **steps)
@@ -240,9 +240,23 @@ QUICK_CLAUSES = 300_000
 #: largest ``h`` it would try, it is left out (its steps cost ``h·N³``).
 MAX_SEARCH_CELLS = 4_000_000
 
-#: Tries of the local search for each smaller cover in :func:`hub_chromatic_index` (the first
-#: from the last cover, the others from empty relations with other seeds), within its time.
+#: The share of the time left that the local search descending one relation at a time may
+#: take in :func:`hub_chromatic_index`; the refutations from below get the rest. On the 432
+#: shared attention heads every UNSAT result that proved ``χ_hub`` came from a quick call
+#: (within 1.9 s of the start, 10 s limit), never from the long refutation after the search,
+#: while the search at the lower bound succeeds in about one try of three.
+DESCENT_SHARE = 0.9
+
+#: Searches for each smaller cover in :func:`hub_chromatic_index` (the first from the last
+#: cover, the others from empty relations), within its time.
 DESCENT_TRIES = 8
+
+#: Searches of :func:`hub_chromatic_index` run side by side (one batch of array operations)
+#: while their moves' arrays, ``tries·h·N²`` numbers, stay within this many: there a move
+#: costs mostly its fixed overhead, and 8 searches side by side make about 5 times the moves
+#: of one on 18 tokens, 3 times on 29; on 62 tokens (``h = 10``) a move of 8 takes 5.6 times
+#: a move of one, so they run one after the other there.
+SIDE_BY_SIDE_CELLS = 40_000
 
 #: Moves of each try for a cover at the lower bound (the one that would prove the value):
 #: the covers of real heads at ``χ_hub`` are found after 2,000–13,000 moves, rarely by
@@ -269,21 +283,24 @@ def _local_jump(digraph: AttentionDigraph, witness: HubExtension, lower: int,
 def _local_descent(digraph: AttentionDigraph, witness: HubExtension, lower: int,
                    deadline: float | None, report) -> HubExtension:
     """Covers by fewer relations from :func:`.local_search_difunctional_cover`: for
-    ``h = n_colors − 1, n_colors − 2, …`` down to ``lower``, up to :data:`DESCENT_TRIES`
-    tries of :data:`~.difunctional_search.DIFUNCTIONAL_ITERATIONS` moves (of
-    :data:`FINAL_ITERATIONS` at ``h = lower``), the first started from the last cover (its
-    color class covering the fewest edges dropped), the others from empty relations; stops
-    at the first ``h`` every try gives up on, or at ``deadline``. Reports each cover."""
+    ``h = n_colors − 1, n_colors − 2, …`` down to ``lower``, :data:`DESCENT_TRIES` searches
+    of :data:`~.difunctional_search.DIFUNCTIONAL_ITERATIONS` moves (:data:`FINAL_ITERATIONS`
+    at ``h = lower``), the first from the last cover (its color class covering the fewest
+    edges dropped), the others from empty relations. They run side by side, as many at a
+    time as keep the arrays of a move within :data:`SIDE_BY_SIDE_CELLS`, except that above
+    the lower bound the first runs alone (it mostly succeeds). Stops at the first ``h`` they
+    all give up on, or at ``deadline``. Reports each cover."""
     while witness.n_colors > lower and not past(deadline):
         h = witness.n_colors - 1
-        smaller = None
         iterations = FINAL_ITERATIONS if h == lower else DIFUNCTIONAL_ITERATIONS
-        for attempt in range(DESCENT_TRIES):
+        width = max(1, min(DESCENT_TRIES, SIDE_BY_SIDE_CELLS // (h * digraph.n ** 2)))
+        smaller, tried = None, 0
+        while smaller is None and tried < DESCENT_TRIES and not past(deadline):
+            tries = 1 if tried == 0 and h > lower else min(width, DESCENT_TRIES - tried)
             smaller = local_search_difunctional_cover(
-                digraph, h, start=witness if attempt == 0 else None, rng=h + 1000 * attempt,
-                iterations=iterations, deadline=deadline)
-            if smaller is not None or past(deadline):
-                break
+                digraph, h, start=witness if tried == 0 else None, rng=h + 1000 * tried,
+                iterations=iterations, tries=tries, deadline=deadline)
+            tried += tries
         if smaller is None:
             break
         witness = smaller
