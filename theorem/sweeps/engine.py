@@ -134,13 +134,18 @@ def _in_process(task, todo, budget, on_row):
 
 def _kill(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: cancel what is queued and kill its worker processes (Python 3.14's
-    ``terminate_workers`` where it exists; the process table before)."""
+    ``terminate_workers`` where it exists; the process table before), and every other live
+    child of this process: a Ctrl-C while the pool spawns its workers leaves one started
+    after the signal and not yet in the pool's table, which the interpreter would wait for
+    at exit."""
     if hasattr(pool, "terminate_workers"):
         pool.terminate_workers()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
+    else:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+    for process in multiprocessing.active_children():
         process.kill()
 
 
