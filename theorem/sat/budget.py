@@ -386,7 +386,13 @@ def _fork(work, args):
     # Ctrl-C is the parent's to handle, and it kills the child on its way out: SIGINT stays
     # blocked across the fork, until the child ignores it and the parent is back in charge
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except BaseException:  # no child (EAGAIN, ENOMEM): SIGINT must not stay blocked here,
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)    # nor in what this starts next
+        receive.close()
+        send.close()
+        raise
     if pid == 0:  # pragma: no cover (the child exits inside)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)

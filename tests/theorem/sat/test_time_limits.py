@@ -285,3 +285,18 @@ def test_time_limits_work_inside_daemonic_pool_workers():
 
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_solve_in_pool, (6,)) == 5
+
+
+def test_a_failed_fork_leaves_sigint_unblocked(monkeypatch):
+    """A fork that fails (EAGAIN under a process limit) raises, and SIGINT is not left
+    blocked in this thread: processes started from it later inherit the mask and would
+    never see a Ctrl-C."""
+    import signal
+
+    def refuse():
+        raise BlockingIOError("fork: resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    with pytest.raises(BlockingIOError):
+        anytime(lambda report: report(1), deadline_after(5))
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
