@@ -24,7 +24,7 @@ from manifolds.validation import as_positive
 
 from ..errors import TheoremError
 
-__all__ = ["deadline_after", "past", "share", "reserve", "anytime", "Resumable"]
+__all__ = ["deadline_after", "past", "share", "reserve", "anytime", "Resumable", "POLL_SLICE"]
 
 #: True inside a child started by :func:`anytime`: nested children then stay in the outermost
 #: child's process group (killed with it) instead of leading their own.
@@ -166,9 +166,11 @@ def reserve(deadline: float | None, spent: float, factor: float = 2.0) -> float 
     return None if deadline is None else deadline - factor * spent
 
 
-#: The longest the parent waits for its child in one call (seconds): how soon it notices a
-#: Ctrl-C delivered to another of its threads.
-_POLL_SLICE = 0.1
+#: The longest a blocking wait lasts in one call (seconds), here and in the sweep engine: how
+#: soon the main thread notices a Ctrl-C whose signal the kernel handed to another thread
+#: (BLAS threads, a pool's manager thread: none of them block SIGINT), or that landed just
+#: before it went to sleep; either way no system call of the main thread is interrupted.
+POLL_SLICE = 0.1
 
 
 def _child(send, work, args) -> None:
@@ -423,7 +425,7 @@ def _collect(receive, deadline: float, states: list) -> tuple[bool, BaseExceptio
             return False, None
         # wait in short slices: a Ctrl-C that the kernel hands to another thread (BLAS
         # threads do not block SIGINT) does not end a long poll, only the next bytecode
-        if not receive.poll(min(left, _POLL_SLICE)):
+        if not receive.poll(min(left, POLL_SLICE)):
             continue
         try:
             kind, value = receive.recv()

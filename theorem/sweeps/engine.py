@@ -27,6 +27,7 @@ from pathlib import Path
 from manifolds.validation import as_positive, as_positive_integer
 
 from ..errors import SweepError, TheoremError
+from ..sat.budget import POLL_SLICE
 from .grid import INVARIANTS, KEY, random_hub_grid, random_hub_task, row_columns
 from .table import ResultsFile, cell_text, parse_cell
 
@@ -166,7 +167,8 @@ def _pooled(task, todo, workers, budget, on_row):
     try:
         hand_out()
         while running:
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            # in slices: a Ctrl-C is raised in the main thread only when it runs bytecode
+            finished, _ = wait(running, timeout=POLL_SLICE, return_when=FIRST_COMPLETED)
             for future in finished:
                 point = running.pop(future)
                 try:

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import math
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -313,19 +314,38 @@ def test_a_bad_scheduler_address_is_one_line_and_starts_no_thread(run, tmp_path,
     assert "IO loop" not in {t.name for t in threading.enumerate()}
 
 
+def _tracebacks(proc) -> str:
+    """What a ``python -X faulthandler`` child writes on SIGABRT (every thread's stack), read
+    for at most 2 s: its grandchildren may hold the pipe open."""
+    proc.send_signal(signal.SIGABRT)
+    proc.wait()
+    chunks, end = [], time.monotonic() + 2
+    while time.monotonic() < end and select.select([proc.stderr], [], [], 0.1)[0]:
+        chunk = os.read(proc.stderr.fileno(), 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks).decode(errors="replace")
+
+
 def test_ctrl_c_stops_the_pool_at_once(tmp_path):
     """SIGINT to the command's process group (what Ctrl-C sends) ends a pool sweep of 20 s
-    tasks within a few seconds, exit code 130."""
-    argv = [sys.executable, "-m", "theorem.cli", "sweep", "--N", "60", "--hubs", "30", "--p",
-            "0.5", "--seeds", "6", "--invariants", "b", "--solve-limit", "20", "--workers", "2",
-            "--out", str(tmp_path / "r.csv")]
+    tasks within a few seconds, exit code 130; if it does not, the failure shows where the
+    command's threads were."""
+    argv = [sys.executable, "-X", "faulthandler", "-m", "theorem.cli", "sweep", "--N", "60",
+            "--hubs", "30", "--p", "0.5", "--seeds", "6", "--invariants", "b",
+            "--solve-limit", "20", "--workers", "2", "--out", str(tmp_path / "r.csv")]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     try:
         proc.stderr.read(len("sweep ["))          # the progress bar: the pool is starting
         os.killpg(proc.pid, signal.SIGINT)
         start = time.monotonic()
-        assert proc.wait(timeout=15) == 130
+        try:
+            code = proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running 15 s after SIGINT; its threads:\n{_tracebacks(proc)}")
+        assert code == 130
         assert time.monotonic() - start < 10
     finally:
         if proc.poll() is None:
