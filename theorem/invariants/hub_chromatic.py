@@ -85,8 +85,9 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     the kernel (:class:`~theorem.digraphs.Kernel`: empty and repeated rows and columns
     removed, which keeps ``χ_hub``). Where the best trivial witness has more than twice the
     lower bound's colors, the tabu search :func:`.local_search_difunctional_cover` first
-    looks for a cover far below it, from empty relations (at ``2·lower``, then half-way up
-    while it gives up). SAT (:func:`.difunctional_cover_cnf`) closes the gap as for
+    looks for a cover far below it, from empty relations (at ``2·lower``, then half as many
+    again while it gives up, within :data:`JUMP_SHARE` of the time left). SAT
+    (:func:`.difunctional_cover_cnf`) closes the gap as for
     :func:`biclique_cover_number`: quick calls (at most :data:`QUICK_SAT` seconds, on
     encodings of at most :data:`QUICK_CLAUSES` clauses) bisect toward fewer relations,
     starting at twice the lower bound; where they leave a gap, the tabu search descends one
@@ -216,7 +217,7 @@ def _search_difunctional_cover(report, digraph: AttentionDigraph, start: HubExte
                                            solver))
     searchable = witness.n_colors * digraph.n ** 2 <= MAX_SEARCH_CELLS
     if searchable and witness.n_colors > 2 * lower:
-        witness = _local_jump(digraph, witness, lower, share(deadline, 0.3),
+        witness = _local_jump(digraph, witness, lower, share(deadline, JUMP_SHARE),
                               lambda w: report((w, lower, certificate)))
     with Claims(encode, size=lambda h: difunctional_cover_size(digraph, h),
                 solver=solver) as claims:
@@ -239,6 +240,11 @@ QUICK_CLAUSES = 300_000
 #: The local search's arrays hold ``h·(N + 1)·N`` numbers each; past this many for the
 #: largest ``h`` it would try, it is left out (its steps cost ``h·N³``).
 MAX_SEARCH_CELLS = 4_000_000
+
+#: The share of the time left that the local search may take to jump far below the trivial
+#: witnesses (:func:`_local_jump`, which returns at its first cover: the share is spent only
+#: while its tries give up).
+JUMP_SHARE = 0.5
 
 #: The share of the time left that the local search descending one relation at a time may
 #: take in :func:`hub_chromatic_index`; the refutations from below get the rest. On the 432
@@ -268,15 +274,21 @@ def _local_jump(digraph: AttentionDigraph, witness: HubExtension, lower: int,
                 deadline: float | None, report) -> HubExtension:
     """A cover far below ``witness`` from :func:`.local_search_difunctional_cover` started
     from empty relations: first by ``2·lower`` relations, then, while the search gives up,
-    half-way up to the witness's colors (the trivial witnesses of a dense digraph have
-    dozens, its covers a few). Reports the cover found, if any."""
+    by half as many again (``3·lower``, ``4.5·lower``, …, below the witness's colors; the
+    trivial witnesses of a dense digraph have dozens of colors, its covers a few). Each try
+    but the last one below the witness gets half the time left: on 57–62 tokens a try at
+    ``2·lower`` that gives up would otherwise take it all, where one at ``2.5·lower`` finds
+    a cover within a second. Reports the cover found, if any."""
     h = 2 * lower
     while h < witness.n_colors and not past(deadline):
-        cover = local_search_difunctional_cover(digraph, h, rng=h, deadline=deadline)
+        bigger = (3 * h + 1) // 2
+        cover = local_search_difunctional_cover(
+            digraph, h, rng=h,
+            deadline=deadline if bigger >= witness.n_colors else share(deadline, 0.5))
         if cover is not None:
             report(cover)
             return cover
-        h = (h + 1 + witness.n_colors) // 2
+        h = bigger
     return witness
 
 

@@ -3,6 +3,9 @@ of the digraph with at most ``h`` colors (validated independently, edge by edge 
 the difunctional definition ``R Rᵀ R ⊆ R``), none below ``χ_hub`` (proved by the exact
 solver), planted covers found, the same search on every call, and the errors."""
 
+import time
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,6 +22,7 @@ from theorem.digraphs import (
 from theorem.errors import TheoremError
 from theorem.invariants import (
     dsatur_colored,
+    hub_chromatic,
     hub_chromatic_index,
     local_search_difunctional_cover,
     star_cover,
@@ -130,6 +134,33 @@ def test_the_same_search_on_every_call(tries):
     first = local_search_difunctional_cover(g, 3, rng=4, tries=tries)
     assert first is not None
     assert first == local_search_difunctional_cover(g, 3, rng=4, tries=tries)
+
+
+def test_the_jump_below_the_trivial_witness_climbs_by_half_and_keeps_time(monkeypatch):
+    """hub_chromatic_index's jump far below a witness of 45 colors with lower bound 4: from
+    8 relations up by half again while the search gives up (not half-way to the witness,
+    where a dense head's covers are not), each try but the last below the witness with half
+    the time left, so that one giving up leaves time to the next."""
+    tries = []
+
+    def search(digraph, h, *, rng, deadline):
+        tries.append((h, deadline - time.monotonic()))
+        return SimpleNamespace(n_colors=h) if h >= found_at else None
+
+    monkeypatch.setattr(hub_chromatic, "local_search_difunctional_cover", search)
+    witness = SimpleNamespace(n_colors=45)
+    for found_at, sizes in ((11, [8, 12]), (99, [8, 12, 18, 27, 41])):
+        tries.clear()
+        reported = []
+        jumped = hub_chromatic._local_jump(None, witness, 4, time.monotonic() + 100,
+                                           reported.append)
+        assert [h for h, _ in tries] == sizes
+        if found_at < 45:
+            assert all(left <= 50 for _, left in tries)
+            assert reported == [jumped] and jumped.n_colors == 12
+        else:   # the last size below the witness: 41 (the next, 62, is not)
+            assert all(left <= 50 for _, left in tries[:-1]) and tries[-1][1] > 90
+            assert reported == [] and jumped is witness
 
 
 def test_no_edges_need_no_relations():
