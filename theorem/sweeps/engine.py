@@ -133,12 +133,13 @@ def _in_process(task, todo, budget, on_row):
     return []
 
 
-def _kill(pool: ProcessPoolExecutor) -> None:
+def _kill(pool: ProcessPoolExecutor, others: set) -> None:
     """Stop a pool now: cancel what is queued and kill its worker processes (Python 3.14's
-    ``terminate_workers`` where it exists; the process table before), and every other live
-    child of this process: a Ctrl-C while the pool spawns its workers leaves one started
+    ``terminate_workers`` where it exists; the process table before), and every live child
+    of this process started since the pool was made, that is not among ``others`` (the
+    children there before): a Ctrl-C while the pool spawns its workers leaves one started
     after the signal and not yet in the pool's table, which the interpreter would wait for
-    at exit."""
+    at exit. Children the caller started before are not the pool's to kill."""
     if hasattr(pool, "terminate_workers"):
         pool.terminate_workers()
     else:
@@ -146,7 +147,7 @@ def _kill(pool: ProcessPoolExecutor) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.kill()
-    for process in multiprocessing.active_children():
+    for process in set(multiprocessing.active_children()) - others:
         process.kill()
 
 
@@ -155,6 +156,7 @@ def _pooled(task, todo, workers, budget, on_row):
     a time. Returns the points left."""
     queue = deque(todo)
     left = []
+    others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     running, failure = {}, None
 
@@ -187,7 +189,7 @@ def _pooled(task, todo, workers, budget, on_row):
                     on_row(row)
             hand_out()
     except BaseException:
-        _kill(pool)
+        _kill(pool, others)
         raise
     pool.shutdown(wait=True)
     if failure is not None:

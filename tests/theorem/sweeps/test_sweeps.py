@@ -5,6 +5,7 @@ grids, and the two commands."""
 import importlib.util
 import json
 import math
+import multiprocessing
 import os
 import select
 import signal
@@ -256,6 +257,29 @@ def test_a_failing_task_names_its_point_and_keeps_the_other_rows(tmp_path, worke
         run_tasks(_fails_on_seed_2, points, ["seed", "v"], ["seed"], out=path, workers=workers)
     kept = {r["seed"] for r in read_rows(path)[1]}
     assert 2 not in kept and ({0, 1} <= kept if workers == 1 else len(kept) >= 1)
+
+
+def test_an_interrupted_pool_kills_its_workers_and_no_other_child():
+    """A Ctrl-C (KeyboardInterrupt) in the middle of a pooled run kills the pool's workers
+    at once; a process the caller started before the run is not the pool's and lives on."""
+    mine = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(60,))
+    mine.start()
+
+    def interrupt(done, total):
+        if done:
+            raise KeyboardInterrupt
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_tasks(_echo, [{"name": "x" * k} for k in range(1, 9)], ["name", "v"],
+                      ["name"], workers=2, progress=interrupt)
+        end = time.monotonic() + 5
+        while set(multiprocessing.active_children()) != {mine} and time.monotonic() < end:
+            time.sleep(0.05)
+        assert set(multiprocessing.active_children()) == {mine}
+    finally:
+        mine.kill()
+        mine.join()
 
 
 def _echo(point, time_limit):
