@@ -357,7 +357,7 @@ def search_table(budget, data=DATA):
                     times.append(time.perf_counter() - start)
                     break
                 seed += 1
-            # moves a second, measured apart: 200 moves at h (no cover ends them early)
+            # moves a second, measured apart: 200 moves at h − 1 (no cover ends them early)
             timed = time.perf_counter()
             local_search_difunctional_cover(g, max(h - 1, 1), rng=0, tries=tries,
                                             iterations=200)
@@ -399,6 +399,8 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2,
                         help="with --attention: processes, one core each")
     args = parser.parse_args(argv)
+    if args.search is not None and not args.search > 0:
+        parser.error(f"--search needs a positive number of seconds, got {args.search}")
     limit = args.time_limit
     if args.attention:
         attention_table(limit, args.every, args.workers, args.synthetic, args.data)
