@@ -33,10 +33,12 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal
 
     With ``maximal``, every biclique is closed — ``v ∉ A_j`` only if some target of ``B_j``
     is not an out-neighbour of ``v``, and dually — and the bicliques after the fooling ones
-    have non-increasing source sets in lexicographic order (auxiliary variables after the
-    ``z``). Both keep the formula satisfiable iff a ``k``-cover exists: enlarging each
-    biclique of a cover to a maximal one containing it, then sorting the bicliques no
-    fooling edge pins, gives a cover satisfying them.
+    have non-increasing target sets ``B_j`` in lexicographic order (auxiliary variables
+    after the ``z``). Both keep the formula satisfiable iff a ``k``-cover exists: enlarging
+    each biclique of a cover to a maximal one containing it, then sorting the bicliques no
+    fooling edge pins, gives a cover satisfying them. The order is on targets rather than
+    sources because CaDiCaL refutes the dense attention digraphs' hardest claims about
+    twice as fast with it (``docs/benchmarks.md``, *Invariants on real attention digraphs*).
 
     Parameters
     ----------
@@ -47,7 +49,7 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal
         Edges of a fooling set (pairwise in no common biclique); the first ``k`` are pinned.
         Every pair must be an edge (``KeyError`` otherwise).
     maximal : bool
-        Also require closed bicliques and sorted source sets (fewer symmetric models).
+        Also require closed bicliques and sorted target sets (fewer symmetric models).
 
     Returns
     -------
@@ -93,7 +95,7 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal
         for j in range(k):
             clauses.extend([x(v, j)] + [y(w, j) for w in outside[v]] for v in range(n))
             clauses.extend([y(w, j)] + [x(u, j) for u in inside[w]] for w in range(n))
-        clauses.extend(_lex_descending([[x(v, j) for v in range(n)] for j in range(len(pinned), k)],
+        clauses.extend(_lex_descending([[y(v, j) for v in range(n)] for j in range(len(pinned), k)],
                                        2 * n * k + len(e) * k))
 
     def decode(model):

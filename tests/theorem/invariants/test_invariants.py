@@ -340,6 +340,28 @@ def test_biclique_encoding_options_keep_small_answers():
                     HubExtension(decode(s.get_model())).validate(g)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 8), hubs=st.integers(2, 5),
+       p=st.floats(0.3, 0.8), extra=st.integers(0, 2))
+def test_free_bicliques_are_maximal_with_target_sets_in_lexicographic_order(
+        seed, n, hubs, p, extra):
+    """Every model of the maximal encoding is a cover by maximal bicliques whose target sets,
+    as 0/1 rows over the vertices, do not increase (the order sorts targets, not sources;
+    empty bicliques, all-zero rows, can only come last)."""
+    g, planted = random_hub_extension(n, hubs, p, rng=seed)
+    clauses, decode = biclique_cover_cnf(g, planted.n_hubs + extra, maximal=True)
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        assert s.solve()
+        cover = decode(s.get_model())
+    HubExtension(cover).validate(g)
+    m = g.adjacency.astype(bool)
+    rows = [tuple(np.isin(np.arange(g.n), targets)) for _, targets in cover]
+    assert rows == sorted(rows, reverse=True)
+    for sources, targets in cover:      # closed: no vertex or target can be added
+        assert set(sources) == set(np.flatnonzero(m[:, targets].all(axis=1)).tolist())
+        assert set(targets) == set(np.flatnonzero(m[sources].all(axis=0)).tolist())
+
+
 # -- bad input and extreme sizes ----------------------------------------------------------------
 
 def _public_functions_taking_a_digraph():
