@@ -37,8 +37,10 @@ def biclique_cover_cnf(digraph: AttentionDigraph, k: int, fooling=(), *, maximal
     after the ``z``). Both keep the formula satisfiable iff a ``k``-cover exists: enlarging
     each biclique of a cover to a maximal one containing it, then sorting the bicliques no
     fooling edge pins, gives a cover satisfying them. The order is on targets rather than
-    sources because CaDiCaL refutes the dense attention digraphs' hardest claims about
-    twice as fast with it (``docs/benchmarks.md``, *Invariants on real attention digraphs*).
+    sources because CaDiCaL refutes four of the five hardest claims measured on the dense
+    attention digraphs two to three times faster with it (the fifth twice slower; more of
+    them proved within 10 s: ``docs/benchmarks.md``, *Invariants on real attention
+    digraphs*).
 
     Parameters
     ----------
