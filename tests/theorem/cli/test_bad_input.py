@@ -113,7 +113,7 @@ def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch):
     assert (code, out, err) == (130, "", "transformer-dynamics: interrupted\n")
 
 
-def test_ctrl_c_reaches_the_parent_and_the_search_child_dies(tmp_path):
+def test_ctrl_c_reaches_the_parent_and_the_search_child_dies(tmp_path, terminal_sigint):
     # Ctrl-C signals the whole foreground process group; the search child ignores it and
     # the parent, interrupted within its 0.1 s wait slices, kills the child on its way out
     import threading
@@ -132,17 +132,11 @@ def test_ctrl_c_reaches_the_parent_and_the_search_child_dies(tmp_path):
         os.kill(int(pid_file.read_text()), signal.SIGINT)   # ignored by the child
         os.kill(os.getpid(), signal.SIGINT)                  # the parent's
 
-    # Python raises KeyboardInterrupt only where SIGINT was not ignored at start-up, and a
-    # shell starts background jobs with it ignored: install the handler a terminal gives
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        threading.Thread(target=ctrl_c, daemon=True).start()
-        start = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            anytime(search, time.monotonic() + 30)
-        assert time.monotonic() - start < 10
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        anytime(search, time.monotonic() + 30)
+    assert time.monotonic() - start < 10
     child = int(pid_file.read_text())
     with pytest.raises(ProcessLookupError):                  # killed and reaped
         os.kill(child, 0)

@@ -352,10 +352,11 @@ def _tracebacks(proc) -> str:
     return b"".join(chunks).decode(errors="replace")
 
 
-def test_ctrl_c_stops_the_pool_at_once(tmp_path):
+def test_ctrl_c_stops_the_pool_at_once(tmp_path, terminal_sigint):
     """SIGINT to the command's process group (what Ctrl-C sends) ends a pool sweep of 20 s
     tasks within a few seconds, exit code 130; if it does not, the failure shows where the
-    command's threads were."""
+    command's threads were. The command starts with SIGINT at its default even when the
+    suite runs in the background (``terminal_sigint``)."""
     argv = [sys.executable, "-X", "faulthandler", "-m", "theorem.cli", "sweep", "--N", "60",
             "--hubs", "30", "--p", "0.5", "--seeds", "6", "--invariants", "b",
             "--solve-limit", "20", "--workers", "2", "--out", str(tmp_path / "r.csv")]
