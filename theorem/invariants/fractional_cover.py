@@ -60,7 +60,8 @@ class FractionalCover:
     ``value`` is the LP optimum over the bicliques priced so far (``b*`` when ``converged``);
     ``weights`` (``int64``, one per edge of ``digraph.edges``) and ``max_weight`` (the largest
     weight of a biclique) prove ``bound = ⌈Σ weights / max_weight⌉ ≤ b`` — valid whether or
-    not the column generation converged. ``sources``/``targets`` (bool, ``[C, N]``) and
+    not the column generation converged; they are the duals of the round with the highest
+    bound so far, not necessarily the last. ``sources``/``targets`` (bool, ``[C, N]``) and
     ``x`` give the fractional cover itself (its support).
 
     Returned by :func:`fractional_biclique_cover`; ``bound`` is what
@@ -273,8 +274,10 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
     maximal biclique against the duals and adds the 200 most violated, until none is
     (``converged``) or ``time_limit`` seconds pass, or the restricted LP's value — an upper
     bound on ``b*`` — falls to ``floor`` (a lower bound known already, which the LP then
-    cannot beat). The returned weights are the last duals scaled to integers; their bound
-    holds either way. Raises :class:`~theorem.errors.TooManyBicliquesError`
+    cannot beat). The returned weights are the duals of the round whose bound was highest,
+    scaled to integers (a round's duals can bound less than an earlier round's, so the
+    bound never falls from one report to the next); it holds whether or not the LP
+    converged. Raises :class:`~theorem.errors.TooManyBicliquesError`
     past ``limit`` maximal bicliques.
 
     Parameters
@@ -348,6 +351,7 @@ def _column_generation(report, digraph: AttentionDigraph, deadline: float | None
         chosen.append(new)
 
     add(_starting_columns(sources, targets, start, digraph.adjacency.astype(bool)))
+    best = None                             # (bound, weights, heaviest) of the best round
     rounds = 0
     while True:
         rounds += 1
@@ -372,9 +376,11 @@ def _column_generation(report, digraph: AttentionDigraph, deadline: float | None
         integer[e[:, 0], e[:, 1]] = weights
         heaviest = int(_biclique_weights(sources, targets, integer).max())
         bound = -(-int(weights.sum()) // heaviest) if heaviest else 0
+        if best is None or bound > best[0]:
+            best = (bound, weights, heaviest)
         used = np.concatenate(chosen)
         support = res.x > 1e-9
-        report(FractionalCover(float(res.fun), converged, bound, weights, heaviest,
+        report(FractionalCover(float(res.fun), converged, *best,
                                sources[used][support], targets[used][support], res.x[support],
                                len(sources), rounds))
         if converged or (floor is not None and res.fun <= floor) or (

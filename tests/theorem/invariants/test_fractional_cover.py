@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import sparse
 from scipy.optimize import linprog
@@ -14,6 +14,7 @@ from scipy.optimize import linprog
 from theorem.digraphs import AttentionDigraph
 from theorem.errors import TheoremError, TooManyBicliquesError
 from theorem.digraphs import complete_digraph, directed_cycle, transitive_tournament
+from theorem.invariants import fractional_cover
 from theorem.invariants.fractional_cover import (
     fractional_biclique_cover,
     maximal_bicliques,
@@ -105,6 +106,28 @@ def test_column_generation_reaches_the_full_lp(seed, n, hubs, p):
     assert f.value - 1e-6 <= f.bound <= planted.n_hubs
     weights = [(a, b, int(w)) for (a, b), w in zip(g.edges.tolist(), f.weights)]
     assert weighted_fooling_bound(g, weights) == (f.bound, f.max_weight)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 15), p=st.floats(0.3, 0.8))
+@example(seed=199, n=10, p=0.5)       # its rounds bounded 2, 5, 4, 8 when this was written
+def test_each_report_holds_the_best_bound_so_far(seed, n, p):
+    """A time limit returns the last report, so every report carries the highest bound of
+    the rounds so far (a round's duals can bound less than an earlier round's), with the
+    weights that prove it."""
+    m = np.random.default_rng(seed).random((n, n)) < p
+    np.fill_diagonal(m, False)
+    if not m.any():
+        return
+    g = AttentionDigraph.from_adjacency(m)
+    reports = []
+    fractional_cover._column_generation(reports.append, g, None, 300_000, (), None)
+    bounds = [r.bound for r in reports]
+    assert bounds == sorted(bounds)
+    for r in reports:
+        weights = [(a, b, int(w)) for (a, b), w in zip(g.edges.tolist(), r.weights)]
+        assert weighted_fooling_bound(g, weights) == (r.bound, r.max_weight)
+    assert reports[-1].bound == fractional_biclique_cover(g).bound
 
 
 def test_closed_forms():
