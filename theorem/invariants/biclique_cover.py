@@ -334,10 +334,12 @@ def _fractional_bound(digraph, cover, lower, certificate, deadline):
         return lower, certificate
     e = digraph.edges
     weights = [[int(a), int(b), int(w)] for (a, b), w in zip(e.tolist(), frac.weights) if w]
+    # cut by the deadline, the restricted LP's value is only an upper bound on b*
+    relation = "=" if frac.converged else "≤"
     return frac.bound, Certificate(
         "weighted-fooling-set",
         f"edge weights totalling {int(frac.weights.sum())} with every biclique weighing at most "
         f"{frac.max_weight}: b ≥ ⌈total / max⌉ = {frac.bound} (the dual of the fractional "
-        f"biclique cover, b* = {frac.value:.4f}; Karchmer, Kushilevitz & Nisan 1995)",
+        f"biclique cover, b* {relation} {frac.value:.4f}; Karchmer, Kushilevitz & Nisan 1995)",
         {"weights": weights, "max_biclique_weight": frac.max_weight,
-         "fractional_cover": frac.value})
+         "fractional_cover": frac.value, "converged": frac.converged})

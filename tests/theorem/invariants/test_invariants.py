@@ -322,7 +322,27 @@ def test_weighted_fooling_set_proves_the_planted_hubs_optimal(monkeypatch):
     weights = r.certificate.data["weights"]
     assert weighted_fooling_bound(g, weights) == (20, r.certificate.data["max_biclique_weight"])
     assert 19 < r.certificate.data["fractional_cover"] <= 20
+    assert r.certificate.data["converged"] and "b* = " in r.certificate.statement
     r.witness.validate(g)
+
+
+def test_weighted_fooling_set_of_a_cut_lp_calls_its_value_an_upper_bound(monkeypatch):
+    """A column generation stopped by the deadline has priced only some bicliques: its value
+    bounds b* from above, and the certificate says so rather than 'b* ='."""
+    from dataclasses import replace
+
+    from theorem.invariants import biclique_cover as module
+
+    g = complete_digraph(5)              # b* = 10/3, so the duals prove b ≥ 4 > 1
+    none = Certificate("non-empty", "one edge needs one biclique")
+    solve = module.fractional_biclique_cover
+    for converged, relation in [(True, "="), (False, "≤")]:
+        monkeypatch.setattr(module, "fractional_biclique_cover",
+                            lambda *args, _c=converged, **kwargs:
+                            replace(solve(*args, **kwargs), converged=_c))
+        bound, certificate = module._fractional_bound(g, star_cover(g), 1, none, None)
+        assert bound == 4 and certificate.data["converged"] is converged
+        assert f"b* {relation} {certificate.data['fractional_cover']:.4f}" in certificate.statement
 
 
 def test_biclique_encoding_options_keep_small_answers():
