@@ -1,10 +1,11 @@
 """Exact invariants: the targets of the invariants issue, and our solver against plain SAT.
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
-(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers``, ``--search`` or
-``--attention`` for one table only; ``--attention --time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``:
-``M`` digraphs of 30–64 tokens, real attention of the corpus through all-MiniLM-L6-v2 with
-the ``models`` extra, else the synthetic stand-in).
+(``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers``, ``--descent``,
+``--search`` or ``--attention`` for one table only; ``--attention --time-limit 10 [--every K]
+[--synthetic M] [--workers W] [--data DIR]``: ``M`` digraphs of 30–64 tokens, real attention
+of the corpus through all-MiniLM-L6-v2 with the ``models`` extra, else the synthetic
+stand-in).
 Prints markdown tables, recorded in docs/benchmarks.md.
 
 * ``b`` on the random hub model, easy (40, 10, 0.3) and hard (40, 20, 0.5) regimes: bounds,
@@ -14,6 +15,9 @@ Prints markdown tables, recorded in docs/benchmarks.md.
 * Upper bounds on ``b`` side by side (``--covers``): the greedy cover, the local search
   descending from it, and a SAT descent given the same time, on the hard regime and the
   29-token heads of layer 0.
+* The local descent for ``b`` (``--descent``): one search of 2,000 moves a size against
+  8 × 1,000 side by side, from the greedy cover, on the hard regime and the 29-token heads
+  (covers reached, time), and moves a second.
 * ``b`` on complete digraphs N = 3..35 (Sperner lower bound and construction), and side by side
   a plain SAT descent (same CNF, no fooling-set symmetry breaking, no structural bounds,
   starting from the greedy cover) on the small ones: the ratio of times.
@@ -48,6 +52,7 @@ from theorem import (  # noqa: E402
     fooling_set,
     fractional_biclique_cover,
     hub_chromatic_index,
+    local_search_cover,
     local_search_difunctional_cover,
     random_hub_extension,
     real_rank,
@@ -164,6 +169,62 @@ def covers_table(n_seeds, data):
               f"{sat} | {len(local) / sat:.2f} |", flush=True)
     better = sum(a < b for a, b in sizes)
     print(f"| smaller by the local search | | | | {better} of {len(sizes)} | | | |")
+
+
+def descent_table(n_seeds, data):
+    """The local descent of biclique_cover_number from the greedy cover, one search of 2,000
+    moves a size (its setting before the searches ran side by side) against
+    DESCENT_TRIES × DESCENT_ITERATIONS side by side, no time limit: the covers reached and
+    the time, on the hard regime and the shared set's 29-token heads; then moves a second."""
+    import json
+
+    from theorem.digraphs import Kernel
+    from theorem.invariants.biclique_cover import (DESCENT_ITERATIONS, DESCENT_TRIES,
+                                                   _local_descent)
+
+    configs = ((1, 2000), (DESCENT_TRIES, DESCENT_ITERATIONS))
+    digraphs = [(f"random_hub_extension(40, 20, 0.5), seed {seed}",
+                 random_hub_extension(40, 20, 0.5, rng=seed)[0]) for seed in range(n_seeds)]
+    index = json.loads((Path(data) / "index.json").read_text())["digraphs"]
+    digraphs += [(entry["file"][:-5], AttentionDigraph.read(Path(data) / entry["file"]))
+                 for entry in index if entry["sentence"] == 5]
+    print(f"\n### The local descent for b: 1 search × 2,000 moves against {DESCENT_TRIES} × "
+          f"{DESCENT_ITERATIONS:,} side by side ({len(digraphs)} digraphs, kernels)\n")
+    print("| set | digraphs | searches × moves | smaller covers | larger covers | sum of covers | "
+          "time (s) | time ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    results = {config: [] for config in configs}
+    kernels = []
+    for name, g in digraphs:
+        g = Kernel.of(g, unions=True).digraph
+        kernels.append(g)
+        greedy, fooling = greedy_cover(g), fooling_set(g, iterations=0)
+        for tries, moves in configs:
+            start = time.perf_counter()
+            cover = _local_descent(g, greedy, len(fooling), None, lambda cover: None,
+                                   tries=tries, iterations=moves)
+            results[tries, moves].append((len(cover), time.perf_counter() - start))
+    for label, part in (("hard regime", slice(0, n_seeds)), ("s5, 29 tokens", slice(n_seeds, None))):
+        base = results[configs[0]][part]
+        for config in configs:
+            rows = results[config][part]
+            smaller = sum(a[0] < b[0] for a, b in zip(rows, base))
+            larger = sum(a[0] > b[0] for a, b in zip(rows, base))
+            spent = sum(t for _, t in rows)
+            print(f"| {label} | {len(rows)} | {config[0]} × {config[1]:,} | {smaller} | {larger} | "
+                  f"{sum(c for c, _ in rows)} | {spent:.1f} | "
+                  f"{spent / sum(t for _, t in base):.2f} |", flush=True)
+    print("\n| searches | moves a second (all searches), median over the digraphs | ratio |")
+    print("|---|---|---|")
+    rates = {}
+    for tries in (1, DESCENT_TRIES):
+        per = []
+        for g in kernels:       # 200 moves at 2 bicliques (no cover ends them early)
+            start = time.perf_counter()
+            local_search_cover(g, 2, rng=0, tries=tries, iterations=200)
+            per.append(200 * tries / (time.perf_counter() - start))
+        rates[tries] = statistics.median(per)
+        print(f"| {tries} | {rates[tries]:,.0f} | {rates[tries] / rates[1]:.1f}× |")
 
 
 def bounds_table(n_seeds):
@@ -384,6 +445,9 @@ def main(argv=None):
                         help="only the table of lower bounds on b in the hard regime")
     parser.add_argument("--covers", action="store_true",
                         help="only the table of upper bounds on b: greedy, local search, SAT")
+    parser.add_argument("--descent", action="store_true",
+                        help="only the table of the local descent for b: 1 search against "
+                             "several side by side")
     parser.add_argument("--attention", action="store_true",
                         help="only the table of b and χ_hub on attention digraphs")
     parser.add_argument("--search", type=float, metavar="SECONDS",
@@ -410,6 +474,9 @@ def main(argv=None):
         return
     if args.covers:
         covers_table(args.seeds, args.data)
+        return
+    if args.descent:
+        descent_table(args.seeds, args.data)
         return
     if args.families:
         families_table()

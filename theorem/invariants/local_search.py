@@ -17,7 +17,8 @@ ITERATIONS = 5000
 
 
 def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
-                       iterations: int = ITERATIONS, deadline: float | None = None
+                       iterations: int = ITERATIONS, tries: int = 1,
+                       deadline: float | None = None
                        ) -> list[tuple[list[int], list[int]]] | None:
     """A cover of ``E`` by ``k`` bicliques found by tabu search, or ``None``.
 
@@ -30,8 +31,14 @@ def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
     once from the edges covered once and the uncovered ones, ``O(k·N²)`` — except moves
     undone within the last 5–9 steps (tabu). At a step with no
     improving move the uncovered edges' weights grow by one (breakout; Morris 1993), which
-    steers the search out of local minima. Integer arithmetic throughout, so a seed gives
-    the same search on every machine.
+    steers the search out of local minima. The counts and weights are integers (held in
+    float64, exact below ``2^53``), so a seed gives the same search on every machine.
+
+    ``tries`` searches run side by side, each move of all of them computed by the same
+    array operations (a batch axis), every one from ``start`` with its own random fill and
+    tie-breaks; the first to cover ``E`` ends them all. On the shared set's 29-token heads a
+    move of 8 searches costs about 1.7 times a move of one (``docs/benchmarks.md``), so
+    where one search reaches a cover only now and then, side by side reaches it sooner.
 
     An upper bound on ``b`` with its witness, never a lower bound: ``None`` says only that
     the search gave up.
@@ -49,7 +56,9 @@ def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
         Seeds the start and the tie-breaking; ``None`` is seed 0 (the same search on every
         call).
     iterations : int
-        Moves before giving up, at least 1.
+        Moves of each search before giving up, at least 1.
+    tries : int
+        Searches run side by side, at least 1.
     deadline : float, optional
         A ``time.monotonic()`` deadline (checked at every move); ``None`` for no limit.
 
@@ -57,15 +66,15 @@ def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
     -------
     list of (list of int, list of int) or None
         ``k`` or fewer bicliques (empty ones left out) whose union is ``E``, or ``None``
-        when none was found within ``iterations`` moves or by ``deadline``.
+        when no search found one within ``iterations`` moves or by ``deadline``.
 
     Raises
     ------
     TypeError
-        ``digraph`` is not an :class:`AttentionDigraph`, or ``k``/``iterations`` not
-        integers.
+        ``digraph`` is not an :class:`AttentionDigraph`, or ``k``/``iterations``/``tries``
+        not integers.
     TheoremError
-        ``k`` or ``iterations`` is below 1.
+        ``k``, ``iterations`` or ``tries`` is below 1.
     VertexError
         ``digraph`` has more than :data:`~theorem.digraphs.digraph.MAX_DENSE_VERTICES`
         vertices.
@@ -79,29 +88,34 @@ def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
     (4, None)
     >>> local_search_cover(g, 3, iterations=200) is None     # no cover by 3 exists
     True
+    >>> len(local_search_cover(g, 4, tries=4))               # 4 searches side by side
+    4
     """
     check_digraph(digraph)
     k = as_positive_integer(k, "k", error=TheoremError)
     iterations = as_positive_integer(iterations, "iterations", error=TheoremError)
+    tries = as_positive_integer(tries, "tries", error=TheoremError)
     gen = np.random.default_rng(0) if rng is None else as_generator(rng, error=TheoremError)
     if digraph.n_edges == 0:
         return []
     m = digraph.adjacency.astype(bool)
     n = digraph.n
-    sources = np.zeros((k, n), dtype=bool)
-    targets = np.zeros((k, n), dtype=bool)
+    sources = np.zeros((tries, k, n), dtype=bool)
+    targets = np.zeros((tries, k, n), dtype=bool)
     start = list(start)[:k]
     for j, (a, _) in enumerate(start):
-        sources[j, a] = True
-    seeds = gen.choice(np.flatnonzero(m.any(axis=1)), k - len(start))
-    sources[np.arange(len(start), k), seeds] = True
-    for j in range(k):
-        _close(m, sources, targets, j, 0)
+        sources[:, j, a] = True
+    seeds = gen.choice(np.flatnonzero(m.any(axis=1)), (tries, k - len(start)))
+    r, j = np.indices(seeds.shape)
+    sources[r, j + len(start), seeds] = True
     search = _Search(m, sources, targets, gen)
+    r, j = np.indices((tries, k))
+    search.close(r.ravel(), j.ravel(), np.zeros(tries * k, dtype=np.int64))
     for _ in range(iterations):
-        if search.covered():
+        done = search.covered()
+        if done is not None:
             return [(np.flatnonzero(a).tolist(), np.flatnonzero(b).tolist())
-                    for a, b in zip(sources, targets) if a.any() and b.any()]
+                    for a, b in zip(sources[done], targets[done]) if a.any() and b.any()]
         if past(deadline):
             return None
         search.step()
@@ -109,68 +123,87 @@ def local_search_cover(digraph: AttentionDigraph, k: int, *, start=(), rng=None,
 
 
 class _Search:
-    """The tabu search of :func:`local_search_cover` on ``(sources, targets)`` in place."""
+    """The tabu searches of :func:`local_search_cover`, ``R`` side by side, on ``sources``
+    and ``targets`` of shape ``(R, k, N)`` in place. Counts and gains are integers held in
+    float64 (exact below ``2^53``, so the products go through BLAS and give the same search
+    on every machine)."""
 
     def __init__(self, m, sources, targets, gen):
         self.m, self.sources, self.targets, self.gen = m, sources, targets, gen
-        self.mi = m.astype(np.int64)
-        self.weights = self.mi.copy()
-        self.tabu = np.zeros((2,) + sources.shape, dtype=np.int64)
+        self.mf = m.astype(float)
+        self.nonedge = (~m).astype(float)
+        self.weights = np.broadcast_to(self.mf, (len(sources),) + m.shape).copy()
+        self.tabu = np.zeros((len(sources), 2) + sources.shape[1:], dtype=np.int64)
         self.step_count = 0
 
-    def covered(self) -> bool:
-        count = self.sources.T.astype(np.int64) @ self.targets
+    def covered(self) -> int | None:
+        """The first search whose bicliques cover ``E``, or ``None``."""
+        count = self.sources.transpose(0, 2, 1).astype(float) @ self.targets.astype(float)
         self.uncovered = (count == 0) & self.m
         self.once = (count == 1) & self.m
-        return not self.uncovered.any()
+        done = np.flatnonzero(~self.uncovered.any(axis=(1, 2)))
+        return int(done[0]) if len(done) else None
 
     def step(self) -> None:
         self.step_count += 1
         unc = self.weights * self.uncovered
         once = self.weights * self.once
-        gain = np.stack([_gains(self.sources, self.targets, self.mi, unc, once),
-                         _gains(self.targets, self.sources, self.mi.T, unc.T, once.T)])
+        flip = (0, 2, 1)
+        gain = np.stack([_gains(self.sources, self.targets, self.mf, self.nonedge, unc, once),
+                         _gains(self.targets, self.sources, self.mf.T, self.nonedge.T,
+                                unc.transpose(flip), once.transpose(flip))], axis=1)
         score = gain + self.gen.random(gain.shape) * 0.5   # ties broken at random
         score[self.tabu > self.step_count] = -np.inf
-        side, j, v = np.unravel_index(np.argmax(score), score.shape)
-        if gain[side, j, v] <= 0:
-            self.weights += self.uncovered
-        moved = (self.sources, self.targets)[side]
-        moved[j, v] = not moved[j, v]
-        _close(self.m, self.sources, self.targets, j, side)
-        self.tabu[side, j, v] = self.step_count + 5 + self.gen.integers(0, 5)
+        tries = len(gain)
+        side, j, v = np.unravel_index(np.argmax(score.reshape(tries, -1), axis=1),
+                                      gain.shape[1:])
+        r = np.arange(tries)
+        stuck = gain[r, side, j, v] <= 0
+        self.weights[stuck] += self.uncovered[stuck]
+        for s, moved in enumerate((self.sources, self.targets)):
+            on = side == s
+            moved[r[on], j[on], v[on]] ^= True
+        self.close(r, j, side)
+        self.tabu[r, side, j, v] = self.step_count + 5 + self.gen.integers(0, 5, tries)
+
+    def close(self, r, j, side) -> None:
+        """Biclique ``j`` of search ``r`` made maximal from the side just changed (0:
+        sources, 1: targets), for the arrays ``r``, ``j``, ``side`` at once."""
+        for s, (ours, theirs, mat) in enumerate(((self.sources, self.targets, self.mf),
+                                                 (self.targets, self.sources, self.mf.T))):
+            at = side == s
+            rs, js = r[at], j[at]
+            mine = ours[rs, js].astype(float)
+            size = mine.sum(axis=1, keepdims=True)
+            other = (mine @ mat == size) & (size > 0)
+            theirs[rs, js] = other
+            full = other.any(axis=1)
+            if full.any():
+                closed = other[full].astype(float)
+                ours[rs[full], js[full]] = closed @ mat.T == closed.sum(axis=1, keepdims=True)
 
 
-def _gains(sources, targets, m, uncovered, once):
+def _gains(sources, targets, m, nonedge, uncovered, once):
     """The weight of uncovered edges that flipping source ``v`` of biclique ``j`` covers, less
-    the weight of the edges it uncovers (those covered by ``j`` alone), shape ``(k, N)``.
+    the weight of the edges it uncovers (those covered by ``j`` alone), shape ``(R, k, N)``.
 
     Adding ``v`` keeps the targets ``B_j ∩ N⁺(v)``: it covers ``(v, b)`` there and loses the
     columns ``B_j ∖ N⁺(v)``. Removing ``v`` loses the row ``(v, B_j)`` and gains the columns
     whose only missing source in ``A_j`` was ``v``. An empty biclique gains ``v``'s out-star.
-    ``sources``/``targets`` are boolean ``(k, N)``; ``m``, ``uncovered``, ``once`` are
-    integer ``N × N`` (the adjacency, the weights of uncovered edges and of edges covered
-    once)."""
-    size = sources.sum(axis=1)
-    a = sources.astype(np.int64)
-    b = targets.astype(np.int64)
+    ``sources``/``targets`` are boolean ``(R, k, N)``; ``m`` and ``nonedge`` the ``N × N``
+    adjacency and its complement, ``uncovered`` and ``once`` ``(R, N, N)`` (the weights of
+    uncovered edges and of edges covered once), all float64 holding integers."""
+    size = sources.sum(axis=2)
+    a = sources.astype(float)
+    b = targets.astype(float)
+    flip = (0, 2, 1)
     alone = (a @ once) * b                                    # per column, j's sole edges
-    add = b @ (m * uncovered).T - (b * alone) @ (1 - m).T
-    add[size == 0] = (m * uncovered).sum(axis=1)
-    lost = b @ once.T
-    near = (a @ m == (size - 1)[:, None]) & ~targets            # one source short of B_j
+    reach = m * uncovered
+    add = b @ reach.transpose(flip) - (b * alone) @ nonedge.T
+    add = np.where((size == 0)[..., None], reach.sum(axis=2)[:, None, :], add)
+    lost = b @ once.transpose(flip)
+    near = (a @ m == (size - 1)[..., None]) & ~targets          # one source short of B_j
     opened = (a @ uncovered) * near
-    gained = np.einsum("jab,jb->ja", sources[:, :, None] & (m == 0)[None], opened)
+    gained = sources * (opened @ nonedge.T)                   # v's non-edges it reopens
     gained[size == 1] = 0
     return np.where(sources, gained - lost, add)
-
-
-def _close(m, sources, targets, j, side):
-    """Biclique ``j`` made maximal from the side just changed (0: sources, 1: targets)."""
-    ours, theirs, mat = ((sources, targets, m), (targets, sources, m.T))[side]
-    if not ours[j].any():
-        theirs[j] = False
-        return
-    theirs[j] = mat[ours[j]].all(axis=0)
-    if theirs[j].any():
-        ours[j] = mat[:, theirs[j]].all(axis=1)

@@ -1,6 +1,7 @@
 """The local search for biclique covers: every answer a cover of ``E`` by at most ``k``
-bicliques (validated independently), none below ``b`` (proved by the exact solver), the same
-search on every call, and the errors."""
+bicliques (validated independently), none below ``b`` (proved by the exact solver), the
+gains of its moves against the coverage each move really changes (brute force), searches
+side by side, the same search on every call, and the errors."""
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from theorem.digraphs import (
 )
 from theorem.errors import TheoremError
 from theorem.invariants import biclique_cover_number, local_search_cover, star_cover
+from theorem.invariants import local_search
 
 
 def random_digraph(seed, n, p):
@@ -26,10 +28,11 @@ def random_digraph(seed, n, p):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10 ** 6), st.integers(2, 9), st.floats(0.1, 0.9), st.integers(1, 9))
-def test_an_answer_is_a_cover_by_at_most_k_bicliques_and_none_below_b(seed, n, p, k):
+@given(st.integers(0, 10 ** 6), st.integers(2, 9), st.floats(0.1, 0.9), st.integers(1, 9),
+       st.integers(1, 5))
+def test_an_answer_is_a_cover_by_at_most_k_bicliques_and_none_below_b(seed, n, p, k, tries):
     g = random_digraph(seed, n, p)
-    cover = local_search_cover(g, k, rng=seed, iterations=300)
+    cover = local_search_cover(g, k, rng=seed, iterations=300, tries=tries)
     exact = biclique_cover_number(g)
     assert exact.optimal
     if cover is None:
@@ -65,10 +68,63 @@ def test_a_cover_given_as_start_is_returned_at_once():
     HubExtension(cover).validate(g)
 
 
+def _covered_weight(m, weights, sources, targets):
+    """The weight of the edges ``k`` bicliques cover, counted from scratch."""
+    return (weights * (m & (sources.T.astype(int) @ targets.astype(int) > 0))).sum()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(3, 10), st.floats(0.3, 0.9), st.integers(1, 4),
+       st.integers(1, 4))
+def test_each_gain_is_at_most_the_coverage_the_move_adds_and_exact_when_closing_adds_nothing(
+        seed, n, p, k, tries):
+    """The gains of all ``2·k·N`` moves of ``tries`` searches side by side against each move
+    made on a copy (flip, close again) and the covered weight counted from scratch: closing
+    may add sources or targets the gain does not count, never fewer."""
+    g = random_digraph(seed, n, p)
+    if g.n_edges == 0:
+        return
+    gen = np.random.default_rng(seed)
+    m = g.adjacency.astype(bool)
+    sources = gen.random((tries, k, n)) < 0.3
+    targets = np.zeros_like(sources)
+    search = local_search._Search(m, sources, targets, gen)
+    r, j = np.indices((tries, k))
+    search.close(r.ravel(), j.ravel(), np.zeros(tries * k, dtype=np.int64))
+    search.weights = gen.integers(1, 5, (tries, n, n)).astype(float) * m
+    search.covered()
+    unc, once = search.weights * search.uncovered, search.weights * search.once
+    flip = (0, 2, 1)
+    gains = [local_search._gains(sources, targets, search.mf, search.nonedge, unc, once),
+             local_search._gains(targets, sources, search.mf.T, search.nonedge.T,
+                                 unc.transpose(flip), once.transpose(flip))]
+    for r, side, j, v in np.ndindex(tries, 2, k, n):
+        before = _covered_weight(m, search.weights[r], sources[r], targets[r])
+        moved = local_search._Search(m, sources[r:r + 1].copy(), targets[r:r + 1].copy(), gen)
+        raw = (moved.sources, moved.targets)[side][0, j].copy()
+        raw[v] = not raw[v]
+        (moved.sources, moved.targets)[side][0, j, v] = raw[v]
+        moved.close(np.array([0]), np.array([j]), np.array([side]))
+        after = _covered_weight(m, search.weights[r], moved.sources[0], moved.targets[0])
+        assert gains[side][r, j, v] <= after - before
+        if np.array_equal((moved.sources, moved.targets)[side][0, j], raw):
+            assert gains[side][r, j, v] == after - before
+
+
 def test_the_same_search_on_every_call():
     g, _ = random_hub_extension(25, 8, 0.5, rng=1)
     first = local_search_cover(g, 8, rng=4)
     assert first is not None and first == local_search_cover(g, 8, rng=4)
+    side_by_side = local_search_cover(g, 8, rng=4, tries=4)
+    assert side_by_side is not None and side_by_side == local_search_cover(g, 8, rng=4, tries=4)
+
+
+@pytest.mark.parametrize("g, b", [(complete_digraph(8), 5), (transitive_tournament(8), 7)])
+def test_searches_side_by_side_reach_b_and_give_up_below(g, b):
+    cover = local_search_cover(g, b, tries=4)
+    assert cover is not None and len(cover) == b
+    HubExtension(cover).validate(g)
+    assert local_search_cover(g, b - 1, iterations=300, tries=4) is None
 
 
 def test_no_edges_need_no_bicliques():
@@ -80,12 +136,13 @@ def test_a_past_deadline_gives_up():
     assert local_search_cover(g, 10, deadline=0.0) is None
 
 
-@pytest.mark.parametrize("k, iterations, error", [
-    (0, 10, TheoremError), (3, 0, TheoremError), (1.5, 10, TypeError), (True, 10, TypeError),
-    (3, "10", TypeError)])
-def test_bad_arguments_are_refused(k, iterations, error):
-    with pytest.raises(error, match="k|iterations"):
-        local_search_cover(complete_digraph(4), k, iterations=iterations)
+@pytest.mark.parametrize("k, iterations, tries, error", [
+    (0, 10, 1, TheoremError), (3, 0, 1, TheoremError), (1.5, 10, 1, TypeError),
+    (True, 10, 1, TypeError), (3, "10", 1, TypeError), (3, 10, 0, TheoremError),
+    (3, 10, 2.0, TypeError)])
+def test_bad_arguments_are_refused(k, iterations, tries, error):
+    with pytest.raises(error, match="k|iterations|tries"):
+        local_search_cover(complete_digraph(4), k, iterations=iterations, tries=tries)
 
 
 def test_a_non_digraph_is_refused():
