@@ -183,10 +183,9 @@ def descent_table(n_seeds, data):
                                                    _local_descent)
 
     configs = ((1, 2000), (DESCENT_TRIES, DESCENT_ITERATIONS))
-    digraphs = [(f"random_hub_extension(40, 20, 0.5), seed {seed}",
-                 random_hub_extension(40, 20, 0.5, rng=seed)[0]) for seed in range(n_seeds)]
+    digraphs = [random_hub_extension(40, 20, 0.5, rng=seed)[0] for seed in range(n_seeds)]
     index = json.loads((Path(data) / "index.json").read_text())["digraphs"]
-    digraphs += [(entry["file"][:-5], AttentionDigraph.read(Path(data) / entry["file"]))
+    digraphs += [AttentionDigraph.read(Path(data) / entry["file"])
                  for entry in index if entry["sentence"] == 5]
     print(f"\n### The local descent for b: 1 search × 2,000 moves against {DESCENT_TRIES} × "
           f"{DESCENT_ITERATIONS:,} side by side ({len(digraphs)} digraphs, kernels)\n")
@@ -194,25 +193,24 @@ def descent_table(n_seeds, data):
           "time (s) | time ratio |")
     print("|---|---|---|---|---|---|---|---|")
     results = {config: [] for config in configs}
-    kernels = []
-    for name, g in digraphs:
-        g = Kernel.of(g, unions=True).digraph
-        kernels.append(g)
+    kernels = [Kernel.of(g, unions=True).digraph for g in digraphs]
+    for g in kernels:
         greedy, fooling = greedy_cover(g), fooling_set(g, iterations=0)
         for tries, moves in configs:
             start = time.perf_counter()
             cover = _local_descent(g, greedy, len(fooling), None, lambda cover: None,
                                    tries=tries, iterations=moves)
             results[tries, moves].append((len(cover), time.perf_counter() - start))
-    for label, part in (("hard regime", slice(0, n_seeds)), ("s5, 29 tokens", slice(n_seeds, None))):
+    parts = (("hard regime", slice(0, n_seeds)), ("s5, 29 tokens", slice(n_seeds, None)))
+    for label, part in parts:
         base = results[configs[0]][part]
         for config in configs:
             rows = results[config][part]
             smaller = sum(a[0] < b[0] for a, b in zip(rows, base))
             larger = sum(a[0] > b[0] for a, b in zip(rows, base))
             spent = sum(t for _, t in rows)
-            print(f"| {label} | {len(rows)} | {config[0]} × {config[1]:,} | {smaller} | {larger} | "
-                  f"{sum(c for c, _ in rows)} | {spent:.1f} | "
+            print(f"| {label} | {len(rows)} | {config[0]} × {config[1]:,} | {smaller} | "
+                  f"{larger} | {sum(c for c, _ in rows)} | {spent:.1f} | "
                   f"{spent / sum(t for _, t in base):.2f} |", flush=True)
     print("\n| searches | moves a second (all searches), median over the digraphs | ratio |")
     print("|---|---|---|")
