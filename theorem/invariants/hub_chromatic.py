@@ -93,7 +93,8 @@ def hub_chromatic_index(digraph: AttentionDigraph, *, time_limit: float | None =
     starting at twice the lower bound; where they leave a gap, the tabu search descends one
     relation at a time (with at most :data:`DESCENT_SHARE` of the time left: on dense
     digraphs the quick calls refute what SAT refutes at all within seconds, and the search
-    finds what they miss); then refutations from below take the time left (a model at the
+    finds what they miss; under a time limit, at the lower bound it restarts with longer
+    searches until that share is spent); then refutations from below take the time left (a model at the
     lower bound ends it, exact), then covers one below the best are sought. Encodings over
     ``MAX_CLAUSES`` clauses are not attempted (the result then says ``optimal=False``).
 
@@ -301,17 +302,27 @@ def _local_descent(digraph: AttentionDigraph, witness: HubExtension, lower: int,
     edges dropped), the others from empty relations. They run side by side, as many at a
     time as keep the arrays of a move within :data:`SIDE_BY_SIDE_CELLS`, except that above
     the lower bound the first runs alone (it mostly succeeds). Stops at the first ``h`` they
-    all give up on, or at ``deadline``. Reports each cover."""
+    all give up on, or at ``deadline``; but at ``h = lower``, where a cover proves the
+    value, a ``deadline`` is searched up to: after those searches come batches of new ones,
+    each batch's searches twice as long as the last's (restarts of growing length). Without
+    a deadline the refutation that follows decides, so the search stops there as above.
+    Reports each cover."""
     while witness.n_colors > lower and not past(deadline):
         h = witness.n_colors - 1
-        iterations = FINAL_ITERATIONS if h == lower else DIFUNCTIONAL_ITERATIONS
+        final = h == lower
+        moves = FINAL_ITERATIONS if final else DIFUNCTIONAL_ITERATIONS
         width = max(1, min(DESCENT_TRIES, SIDE_BY_SIDE_CELLS // (h * digraph.n ** 2)))
+        restarts = final and deadline is not None
         smaller, tried = None, 0
-        while smaller is None and tried < DESCENT_TRIES and not past(deadline):
-            tries = 1 if tried == 0 and h > lower else min(width, DESCENT_TRIES - tried)
+        while smaller is None and (tried < DESCENT_TRIES or restarts) and not past(deadline):
+            if tried >= DESCENT_TRIES:
+                tries = width
+                moves *= 2
+            else:
+                tries = 1 if tried == 0 and not final else min(width, DESCENT_TRIES - tried)
             smaller = local_search_difunctional_cover(
                 digraph, h, start=witness if tried == 0 else None, rng=h + 1000 * tried,
-                iterations=iterations, tries=tries, deadline=deadline)
+                iterations=moves, tries=tries, deadline=deadline)
             tried += tries
         if smaller is None:
             break

@@ -3,6 +3,7 @@ independent one, and real attention digraphs of the shared set (certificates re-
 
 import itertools
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -23,11 +24,12 @@ from theorem.invariants import (
     skew_sequence_of_length,
 )
 from theorem.errors import TheoremError
+from theorem.invariants import hub_chromatic
 from theorem.sat import difunctional_cover_cnf, difunctional_cover_size
 
 from .test_invariants import path_cover_cnf
 
-# four digraphs of the shared set, copied with their index entries (the suite runs them on any
+# seven digraphs of the shared set, copied with their index entries (the suite runs them on any
 # clone); the whole set, when present beside the repository, is checked against its index
 COPIES = Path(__file__).resolve().parent / "attention"
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "attention-digraphs"
@@ -174,6 +176,17 @@ def test_the_shared_set_is_what_its_index_says_and_holds_the_copies():
         assert (COPIES / entry["file"]).read_bytes() == (DATA / entry["file"]).read_bytes()
 
 
+def assert_proves_four(g, cover):
+    """``cover`` is a valid coloring of ``g`` by 4 relations and a skew sequence of more than
+    8 pairs proves 4 needed."""
+    assert cover is not None
+    cover.validate(g)
+    cover.validate_coloring()
+    assert cover.n_colors == 4
+    pairs = skew_sequence(g)
+    assert is_skew_sequence(g, pairs) and len(pairs) > 8       # 2^3 < m: 4 relations needed
+
+
 def test_a_real_head_is_proved_by_the_local_search_where_sat_gives_up():
     """s2_L3_H5 (18 tokens, 164 edges): here SAT's quick calls decide nothing at 4
     relations; the local search finds 4, which the skew sequence proves optimal. Without a
@@ -197,12 +210,75 @@ def test_searches_side_by_side_prove_a_real_head_that_one_search_leaves_open():
     g = AttentionDigraph.read(COPIES / "s3_L2_H7.json")
     assert local_search_difunctional_cover(g, 4, rng=0, iterations=1300) is None
     cover = local_search_difunctional_cover(g, 4, rng=0, iterations=1300, tries=8)
-    assert cover is not None
-    cover.validate(g)
-    cover.validate_coloring()
-    assert cover.n_colors == 4
-    pairs = skew_sequence(g)
-    assert is_skew_sequence(g, pairs) and len(pairs) > 8       # 2^3 < m: 4 relations needed
+    assert_proves_four(g, cover)
+
+
+def test_the_restarts_at_the_lower_bound_prove_a_real_head_the_first_searches_leave_open():
+    """s2_L2_H2 (18 tokens, 196 edges) stayed at [4, 5] at 10 s, and at 60 s, while the
+    descent made its DESCENT_TRIES searches of FINAL_ITERATIONS moves at the lower bound and
+    stopped. The first batch of restarts after them (new seeds, twice the moves) covers it
+    by 4 relations, which its skew sequence proves optimal. Seeded integer search: the same
+    on every machine."""
+    g = AttentionDigraph.read(COPIES / "s2_L2_H2.json")
+    cover = local_search_difunctional_cover(
+        g, 4, rng=4 + 1000 * hub_chromatic.DESCENT_TRIES, tries=hub_chromatic.DESCENT_TRIES,
+        iterations=2 * hub_chromatic.FINAL_ITERATIONS)
+    assert_proves_four(g, cover)
+
+
+def _recorded_descent(monkeypatch, time_limit, found_at=None):
+    """Runs the descent on ``transitive_tournament(8)`` (``χ_hub = 3``) from a coloring of
+    4 colors with ``lower = 3``, its searches replaced by a recorder that gives up (or, on
+    call ``found_at``, returns a cover by 3); returns the calls, the result, the covers
+    reported and the seconds taken."""
+    g = transitive_tournament(8)
+    best = hub_chromatic_index(g).witness
+    assert best.n_colors == 3
+    # a hub on a color of its own: still a coloring
+    witness = best.with_colors((3,) + best.colors[1:])
+    witness.validate_coloring()
+    calls = []
+
+    def search(digraph, h, *, start=None, rng=None, iterations, tries, deadline):
+        calls.append(dict(h=h, rng=rng, iterations=iterations, tries=tries, start=start))
+        time.sleep(0.002)
+        return best if len(calls) == found_at else None
+
+    monkeypatch.setattr(hub_chromatic, "local_search_difunctional_cover", search)
+    begin = time.monotonic()
+    deadline = None if time_limit is None else begin + time_limit
+    reported = []
+    result = hub_chromatic._local_descent(g, witness, 3, deadline, reported.append)
+    return calls, result, reported, time.monotonic() - begin
+
+
+def test_without_a_deadline_the_descent_stops_after_its_searches_at_the_lower_bound(monkeypatch):
+    calls, result, reported, _ = _recorded_descent(monkeypatch, None)
+    assert sum(c["tries"] for c in calls) == hub_chromatic.DESCENT_TRIES
+    assert all(c["h"] == 3 and c["iterations"] == hub_chromatic.FINAL_ITERATIONS for c in calls)
+    assert result.n_colors == 4 and reported == []
+
+
+def test_with_a_deadline_the_descent_restarts_at_the_lower_bound_until_it(monkeypatch):
+    calls, result, reported, elapsed = _recorded_descent(monkeypatch, 0.3)
+    assert 0.3 <= elapsed < 1.0 and result.n_colors == 4 and reported == []
+    tried = np.cumsum([0] + [c["tries"] for c in calls])[:-1]
+    first = tried < hub_chromatic.DESCENT_TRIES
+    assert sum(c["tries"] for c, f in zip(calls, first) if f) == hub_chromatic.DESCENT_TRIES
+    restarts = [c for c, f in zip(calls, first) if not f]
+    assert len(restarts) >= 3
+    moves = [c["iterations"] for c in restarts]
+    assert moves == [hub_chromatic.FINAL_ITERATIONS * 2 ** (i + 1) for i in range(len(moves))]
+    width = restarts[0]["tries"]
+    assert all(c["tries"] == width and c["start"] is None for c in restarts)
+    seeds = [c["rng"] for c in calls]
+    assert seeds == [3 + 1000 * t for t in tried]             # a new seed for each batch
+
+
+def test_a_restart_that_finds_a_cover_ends_the_descent_with_it(monkeypatch):
+    calls, result, reported, elapsed = _recorded_descent(monkeypatch, 5.0, found_at=4)
+    assert len(calls) == 4 and calls[-1]["iterations"] > hub_chromatic.FINAL_ITERATIONS
+    assert result.n_colors == 3 and reported == [result] and elapsed < 1.0
 
 
 # 13 to 29 tokens, 22 % to 64 % dense, each proved in about a second here; χ_hub certified
