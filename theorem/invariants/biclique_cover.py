@@ -148,8 +148,10 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     of others removed, which keeps ``b``). SAT (maximal bicliques, fooling edges pinned;
     :func:`biclique_cover_cnf`) closes the gap: quick calls (at most :data:`QUICK_SAT`
     seconds) refute ``lower``, ``lower + 1``, …; where they leave a gap the tabu search
-    :func:`.local_search_cover` descends from the best cover, and quick calls bisect toward
-    smaller covers; after the LP bound, refutations from below continue with all the time
+    :func:`.local_search_cover` descends from the best cover (under a time limit, with
+    restarts of growing length at a size above ``lower`` that it gives up on), and quick
+    calls bisect toward smaller covers (below a size the restarts gave up on); after the LP
+    bound, refutations from below continue with all the time
     left (a model at the lower bound ends it, exact), then covers one below the best are
     sought. Each claim keeps its solver between calls (:class:`~theorem.sat.Claims`), so a
     refutation begun by a quick call is finished by a later one.
@@ -263,12 +265,15 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
         steps = dict(deadline=deadline, refuted=refuted, report=report)
         witness, lower, certificate = ascend(witness, size, lower, certificate, claims,
                                               cap=QUICK_SAT, **steps)
+        top = None
         if lower < witness.n_hubs:
             witness = HubExtension(_local_descent(
                 digraph, witness.hubs, lower, share(deadline, 0.15),
                 lambda cover: report((HubExtension(cover), lower, certificate))))
+            if deadline is not None and witness.n_hubs - 1 > lower:
+                top = witness.n_hubs - 2     # the size it gave up on was searched to its end
         witness, lower, certificate = descend(witness, size, lower, certificate, claims,
-                                               cap=QUICK_SAT, bisect=True, **steps)
+                                               cap=QUICK_SAT, bisect=True, top=top, **steps)
         if lower < witness.n_hubs:
             lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
                                                    share(deadline, 0.5))
@@ -289,16 +294,30 @@ def _local_descent(digraph, cover, lower, deadline, report, *, tries=DESCENT_TRI
                    iterations=DESCENT_ITERATIONS):
     """Smaller covers by :func:`.local_search_cover` (``tries`` searches of ``iterations``
     moves side by side), each from the last less the biclique that covers the fewest edges
-    alone, down to ``lower`` or the first ``k`` it gives up on; reports each one."""
+    alone, down to ``lower`` or the first ``k`` it gives up on; reports each one. Under a
+    ``deadline``, a ``k`` above ``lower`` that it gives up on is searched again up to the
+    deadline, by batches of ``tries`` searches from random out-stars, each batch's searches
+    twice as long as the last's (``2·iterations``, ``4·iterations``, …; seeds
+    ``k + 1000·batch``): on the shared set's ``s5_L4_H1`` (``b = 18``) the first batch
+    covers by 18 where 8 × 1,000 moves from the cover by 19 did not, and CaDiCaL's claim
+    at 18 takes some 8 s (``docs/benchmarks.md``). Not at ``k = lower``: SAT's claim there
+    is the one the refutation works on, and it decides either way; above it, the caller's
+    quick SAT calls then leave ``k`` alone (their 2 s there went to the refutation)."""
     while len(cover) > lower and not past(deadline):
         sides = np.zeros((2, len(cover), digraph.n), dtype=np.int64)
         for j, (sources, targets) in enumerate(cover):
             sides[0, j, sources] = sides[1, j, targets] = 1
         once = (sides[0].T @ sides[1] == 1).astype(np.int64)
         weakest = int(np.argmin(((sides[0] @ once) * sides[1]).sum(axis=1)))
-        smaller = local_search_cover(digraph, len(cover) - 1, rng=len(cover),
+        k, moves = len(cover) - 1, iterations
+        smaller = local_search_cover(digraph, k, rng=len(cover),
                                      start=cover[:weakest] + cover[weakest + 1:],
-                                     iterations=iterations, tries=tries, deadline=deadline)
+                                     iterations=moves, tries=tries, deadline=deadline)
+        batch = 0
+        while smaller is None and deadline is not None and k > lower and not past(deadline):
+            batch, moves = batch + 1, 2 * moves
+            smaller = local_search_cover(digraph, k, rng=k + 1000 * batch, iterations=moves,
+                                         tries=tries, deadline=deadline)
         if smaller is None:
             break
         cover = smaller

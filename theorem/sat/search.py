@@ -16,7 +16,7 @@ __all__ = ["descend", "ascend", "with_decoder"]
 
 def descend(witness, size, lower, certificate, claims, deadline, refuted,
              cap: float | None = None, bisect: bool = False, report=None,
-             first: int | None = None, most: int | None = None):
+             first: int | None = None, most: int | None = None, top: int | None = None):
     """Lower an upper bound by SAT, from the witness down.
 
     Each model is the new ``witness``; UNSAT for ``k`` proves ``k + 1`` (``refuted(k)`` is
@@ -55,6 +55,9 @@ def descend(witness, size, lower, certificate, claims, deadline, refuted,
     most : int, optional
         Claims not yet encoded whose encodings would have more clauses than this are left
         undecided (:meth:`Claims.decide`).
+    top : int, optional
+        The largest size tried: sizes above it are left to others (a local search that
+        searched them up to its own deadline, say).
 
     Returns
     -------
@@ -75,11 +78,17 @@ def descend(witness, size, lower, certificate, claims, deadline, refuted,
     ...                             lambda k: f"no cover by {k} biclique")
     >>> len(cover), lower, why
     (2, 2, 'no cover by 1 biclique')
+    >>> descend(trivial, len, 1, "an edge", claims, None, lambda k: "", top=0)[0] is trivial
+    True
     """
     floor = lower
-    while size(witness) > floor and not past(deadline):
-        k = (floor + size(witness) - 1) // 2 if bisect else size(witness) - 1
-        if first is not None and floor <= first < size(witness):
+
+    def ceiling():                               # one above the largest size to try
+        return size(witness) if top is None else min(size(witness), top + 1)
+
+    while ceiling() > floor and not past(deadline):
+        k = (floor + ceiling() - 1) // 2 if bisect else ceiling() - 1
+        if first is not None and floor <= first < ceiling():
             k, first = first, None
         ok, found = claims.decide(k, share(deadline, 1.0, cap), most=most)
         if ok is None:

@@ -3,7 +3,6 @@ independent one, and real attention digraphs of the shared set (certificates re-
 
 import itertools
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +26,10 @@ from theorem.errors import TheoremError
 from theorem.invariants import hub_chromatic
 from theorem.sat import difunctional_cover_cnf, difunctional_cover_size
 
+from .recording import recorded
 from .test_invariants import path_cover_cnf
 
-# seven digraphs of the shared set, copied with their index entries (the suite runs them on any
+# eight digraphs of the shared set, copied with their index entries (the suite runs them on any
 # clone); the whole set, when present beside the repository, is checked against its index
 COPIES = Path(__file__).resolve().parent / "attention"
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "attention-digraphs"
@@ -237,25 +237,16 @@ def _recorded_descent(monkeypatch, time_limit, found_at=None):
     # a hub on a color of its own: still a coloring
     witness = best.with_colors((3,) + best.colors[1:])
     witness.validate_coloring()
-    calls = []
-
-    def search(digraph, h, *, start=None, rng=None, iterations, tries, deadline):
-        calls.append(dict(h=h, rng=rng, iterations=iterations, tries=tries, start=start))
-        time.sleep(0.002)
-        return best if len(calls) == found_at else None
-
-    monkeypatch.setattr(hub_chromatic, "local_search_difunctional_cover", search)
-    begin = time.monotonic()
-    deadline = None if time_limit is None else begin + time_limit
-    reported = []
-    result = hub_chromatic._local_descent(g, witness, 3, deadline, reported.append)
-    return calls, result, reported, time.monotonic() - begin
+    return recorded(monkeypatch, hub_chromatic, "local_search_difunctional_cover",
+                    lambda deadline, report: hub_chromatic._local_descent(
+                        g, witness, 3, deadline, report),
+                    time_limit, best, found_at)
 
 
 def test_without_a_deadline_the_descent_stops_after_its_searches_at_the_lower_bound(monkeypatch):
     calls, result, reported, _ = _recorded_descent(monkeypatch, None)
     assert sum(c["tries"] for c in calls) == hub_chromatic.DESCENT_TRIES
-    assert all(c["h"] == 3 and c["iterations"] == hub_chromatic.FINAL_ITERATIONS for c in calls)
+    assert all(c["size"] == 3 and c["iterations"] == hub_chromatic.FINAL_ITERATIONS for c in calls)
     assert result.n_colors == 4 and reported == []
 
 

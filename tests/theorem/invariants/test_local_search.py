@@ -1,7 +1,10 @@
 """The local search for biclique covers: every answer a cover of ``E`` by at most ``k``
 bicliques (validated independently), none below ``b`` (proved by the exact solver), the
 gains of its moves against the coverage each move really changes (brute force), searches
-side by side, the same search on every call, and the errors."""
+side by side, the same search on every call, the restarts of ``biclique_cover_number``'s
+descent (their schedule, and a real head they prove), and the errors."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,13 +14,19 @@ from hypothesis import strategies as st
 from theorem.digraphs import (
     AttentionDigraph,
     HubExtension,
+    Kernel,
+    Trimmed,
     complete_digraph,
     random_hub_extension,
     transitive_tournament,
 )
 from theorem.errors import TheoremError
 from theorem.invariants import biclique_cover_number, local_search_cover, star_cover
-from theorem.invariants import local_search
+from theorem.invariants import biclique_cover, local_search
+
+from .recording import recorded
+
+COPIES = Path(__file__).resolve().parent / "attention"
 
 
 def random_digraph(seed, n, p):
@@ -125,6 +134,60 @@ def test_searches_side_by_side_reach_b_and_give_up_below(g, b):
     assert cover is not None and len(cover) == b
     HubExtension(cover).validate(g)
     assert local_search_cover(g, b - 1, iterations=300, tries=4) is None
+
+
+def _recorded_descent(monkeypatch, time_limit, lower, found_at=None):
+    """``biclique_cover._local_descent`` on ``transitive_tournament(8)`` (``b = 7``) from a
+    cover by 8, its searches recorded (:func:`.recording.recorded`), call ``found_at``
+    returning a cover by 7."""
+    g = transitive_tournament(8)
+    seven = [([v], list(range(v + 1, 8))) for v in range(7)]
+    eight = seven + [([0], [1])]
+    return recorded(monkeypatch, biclique_cover, "local_search_cover",
+                    lambda deadline, report: biclique_cover._local_descent(
+                        g, eight, lower, deadline, report),
+                    time_limit, seven, found_at)
+
+
+def test_with_a_deadline_the_descent_restarts_above_the_lower_bound_until_it(monkeypatch):
+    calls, result, reported, elapsed = _recorded_descent(monkeypatch, 0.3, lower=6)
+    assert len(result) == 8 and reported == [] and 0.3 <= elapsed < 1.0
+    first, restarts = calls[0], calls[1:]
+    assert first.get("start") and first["iterations"] == biclique_cover.DESCENT_ITERATIONS
+    assert len(restarts) >= 3 and all(c["size"] == 7 and not c.get("start") for c in calls[1:])
+    assert [c["iterations"] for c in restarts] == [
+        biclique_cover.DESCENT_ITERATIONS * 2 ** (i + 1) for i in range(len(restarts))]
+    assert [c["rng"] for c in restarts] == [7 + 1000 * (i + 1) for i in range(len(restarts))]
+    assert all(c["tries"] == biclique_cover.DESCENT_TRIES for c in calls)
+
+
+def test_a_restart_that_finds_a_cover_goes_on_below_it(monkeypatch):
+    calls, result, reported, elapsed = _recorded_descent(monkeypatch, 5.0, lower=6,
+                                                         found_at=3)
+    assert len(result) == 7 and reported == [result] and elapsed < 1.0
+    # the cover by 7 found by the second restart; then 6, the lower bound: no restarts
+    assert [c["size"] for c in calls] == [7, 7, 7, 6] and calls[3].get("start")
+
+
+def test_no_restarts_at_the_lower_bound_nor_without_a_deadline(monkeypatch):
+    calls, result, _, _ = _recorded_descent(monkeypatch, 0.3, lower=7)
+    assert len(calls) == 1 and len(result) == 8           # SAT's claim there decides
+    calls, result, _, _ = _recorded_descent(monkeypatch, None, lower=6)
+    assert len(calls) == 1 and len(result) == 8
+
+
+def test_the_first_restarts_cover_a_real_head_by_b_bicliques():
+    """s5_L4_H1 (29 tokens, 559 edges, ``b = 18``) stayed at [18, 19] within 10 s: the
+    descent gave up at 18 (8 × 1,000 moves from the cover by 19 less one biclique) while
+    the lower bound was 17, and CaDiCaL's claim at 18 takes some 8 s more after the
+    refutation of 17. The first batch of restarts (8 × 2,000 moves, seed 18 + 1000) covers
+    its kernel by 18. Seeded integer search: the same on every machine."""
+    g = AttentionDigraph.read(COPIES / "s5_L4_H1.json")
+    kernel = Kernel.of(Trimmed.of(g).digraph, unions=True).digraph   # where the search runs
+    cover = local_search_cover(kernel, 18, rng=18 + 1000, tries=biclique_cover.DESCENT_TRIES,
+                               iterations=2 * biclique_cover.DESCENT_ITERATIONS)
+    assert cover is not None and len(cover) == 18
+    HubExtension(cover).validate(kernel)
 
 
 def test_no_edges_need_no_bicliques():
