@@ -155,7 +155,7 @@ def covers_table(n_seeds, data):
         greedy = greedy_cover(g)
         fooling = fooling_set(g)
         start = time.perf_counter()
-        local = _local_descent(g, greedy, len(fooling), None, lambda cover: None)
+        local, _ = _local_descent(g, greedy, len(fooling), None, lambda cover: None)
         spent = time.perf_counter() - start
         deadline, sat = time.monotonic() + spent, len(greedy)
         while sat > len(fooling):
@@ -198,8 +198,8 @@ def descent_table(n_seeds, data):
         greedy, fooling = greedy_cover(g), fooling_set(g, iterations=0)
         for tries, moves in configs:
             start = time.perf_counter()
-            cover = _local_descent(g, greedy, len(fooling), None, lambda cover: None,
-                                   tries=tries, iterations=moves)
+            cover, _ = _local_descent(g, greedy, len(fooling), None, lambda cover: None,
+                                      tries=tries, iterations=moves)
             results[tries, moves].append((len(cover), time.perf_counter() - start))
     parts = (("hard regime", slice(0, n_seeds)), ("s5, 29 tokens", slice(n_seeds, None)))
     for label, part in parts:

@@ -265,15 +265,15 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
         steps = dict(deadline=deadline, refuted=refuted, report=report)
         witness, lower, certificate = ascend(witness, size, lower, certificate, claims,
                                               cap=QUICK_SAT, **steps)
-        top = None
+        exhausted = None
         if lower < witness.n_hubs:
-            witness = HubExtension(_local_descent(
+            cover, exhausted = _local_descent(
                 digraph, witness.hubs, lower, share(deadline, 0.15),
-                lambda cover: report((HubExtension(cover), lower, certificate))))
-            if deadline is not None and witness.n_hubs - 1 > lower:
-                top = witness.n_hubs - 2     # the size it gave up on was searched to its end
-        witness, lower, certificate = descend(witness, size, lower, certificate, claims,
-                                               cap=QUICK_SAT, bisect=True, top=top, **steps)
+                lambda cover: report((HubExtension(cover), lower, certificate)))
+            witness = HubExtension(cover)
+        witness, lower, certificate = descend(
+            witness, size, lower, certificate, claims, cap=QUICK_SAT, bisect=True,
+            top=None if exhausted is None else exhausted - 1, **steps)
         if lower < witness.n_hubs:
             lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
                                                    share(deadline, 0.5))
@@ -302,7 +302,11 @@ def _local_descent(digraph, cover, lower, deadline, report, *, tries=DESCENT_TRI
     covers by 18 where 8 × 1,000 moves from the cover by 19 did not, and CaDiCaL's claim
     at 18 takes some 8 s (``docs/benchmarks.md``). Not at ``k = lower``: SAT's claim there
     is the one the refutation works on, and it decides either way; above it, the caller's
-    quick SAT calls then leave ``k`` alone (their 2 s there went to the refutation)."""
+    quick SAT calls then leave ``k`` alone (their 2 s there went to the refutation).
+
+    Returns the last cover and the size searched by restarts up to the deadline without a
+    cover (``None`` when there was none: the descent reached ``lower``, gave up at it or
+    without a deadline, or ran out of time while it was still finding covers)."""
     while len(cover) > lower and not past(deadline):
         sides = np.zeros((2, len(cover), digraph.n), dtype=np.int64)
         for j, (sources, targets) in enumerate(cover):
@@ -319,10 +323,10 @@ def _local_descent(digraph, cover, lower, deadline, report, *, tries=DESCENT_TRI
             smaller = local_search_cover(digraph, k, rng=k + 1000 * batch, iterations=moves,
                                          tries=tries, deadline=deadline)
         if smaller is None:
-            break
+            return cover, (k if batch else None)
         cover = smaller
         report(cover)
-    return cover
+    return cover, None
 
 
 def _fooling_certificate(fooling: np.ndarray) -> Certificate:

@@ -139,7 +139,7 @@ def test_searches_side_by_side_reach_b_and_give_up_below(g, b):
 def _recorded_descent(monkeypatch, time_limit, lower, found_at=None):
     """``biclique_cover._local_descent`` on ``transitive_tournament(8)`` (``b = 7``) from a
     cover by 8, its searches recorded (:func:`.recording.recorded`), call ``found_at``
-    returning a cover by 7."""
+    returning a cover by 7; the result is ``(cover, size exhausted)``."""
     g = transitive_tournament(8)
     seven = [([v], list(range(v + 1, 8))) for v in range(7)]
     eight = seven + [([0], [1])]
@@ -150,8 +150,8 @@ def _recorded_descent(monkeypatch, time_limit, lower, found_at=None):
 
 
 def test_with_a_deadline_the_descent_restarts_above_the_lower_bound_until_it(monkeypatch):
-    calls, result, reported, elapsed = _recorded_descent(monkeypatch, 0.3, lower=6)
-    assert len(result) == 8 and reported == [] and 0.3 <= elapsed < 1.0
+    calls, (cover, exhausted), reported, elapsed = _recorded_descent(monkeypatch, 0.3, lower=6)
+    assert len(cover) == 8 and exhausted == 7 and reported == [] and 0.3 <= elapsed < 1.0
     first, restarts = calls[0], calls[1:]
     assert first.get("start") and first["iterations"] == biclique_cover.DESCENT_ITERATIONS
     assert len(restarts) >= 3 and all(c["size"] == 7 and not c.get("start") for c in calls[1:])
@@ -162,18 +162,27 @@ def test_with_a_deadline_the_descent_restarts_above_the_lower_bound_until_it(mon
 
 
 def test_a_restart_that_finds_a_cover_goes_on_below_it(monkeypatch):
-    calls, result, reported, elapsed = _recorded_descent(monkeypatch, 5.0, lower=6,
-                                                         found_at=3)
-    assert len(result) == 7 and reported == [result] and elapsed < 1.0
+    calls, (cover, exhausted), reported, elapsed = _recorded_descent(monkeypatch, 5.0, lower=6,
+                                                                     found_at=3)
+    assert len(cover) == 7 and exhausted is None and reported == [cover] and elapsed < 1.0
     # the cover by 7 found by the second restart; then 6, the lower bound: no restarts
     assert [c["size"] for c in calls] == [7, 7, 7, 6] and calls[3].get("start")
 
 
 def test_no_restarts_at_the_lower_bound_nor_without_a_deadline(monkeypatch):
-    calls, result, _, _ = _recorded_descent(monkeypatch, 0.3, lower=7)
-    assert len(calls) == 1 and len(result) == 8           # SAT's claim there decides
-    calls, result, _, _ = _recorded_descent(monkeypatch, None, lower=6)
-    assert len(calls) == 1 and len(result) == 8
+    calls, (cover, exhausted), _, _ = _recorded_descent(monkeypatch, 0.3, lower=7)
+    assert len(calls) == 1 and len(cover) == 8 and exhausted is None  # SAT's claim decides
+    calls, (cover, exhausted), _, _ = _recorded_descent(monkeypatch, None, lower=6)
+    assert len(calls) == 1 and len(cover) == 8 and exhausted is None
+
+
+def test_a_size_the_deadline_cut_off_before_any_search_is_not_called_exhausted(monkeypatch):
+    # the first search (2 ms) finds the cover by 7 past the 1 ms deadline: 6 is never tried,
+    # so the quick SAT calls must still try it
+    calls, (cover, exhausted), reported, _ = _recorded_descent(monkeypatch, 0.001, lower=5,
+                                                               found_at=1)
+    assert [c["size"] for c in calls] == [7] and len(cover) == 7 and exhausted is None
+    assert reported == [cover]
 
 
 def test_the_first_restarts_cover_a_real_head_by_b_bicliques():
