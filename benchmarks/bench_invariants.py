@@ -2,10 +2,10 @@
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
 (``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers``, ``--descent``,
-``--search`` or ``--attention`` for one table only; ``--attention --time-limit 10 [--every K]
-[--synthetic M] [--workers W] [--data DIR]``: ``M`` digraphs of 30–64 tokens, real attention
-of the corpus through all-MiniLM-L6-v2 with the ``models`` extra, else the synthetic
-stand-in).
+``--search``, ``--lp`` or ``--attention`` for one table only; ``--attention --time-limit 10
+[--every K] [--synthetic M] [--workers W] [--data DIR]``: ``M`` digraphs of 30–64 tokens,
+real attention of the corpus through all-MiniLM-L6-v2 with the ``models`` extra, else the
+synthetic stand-in).
 Prints markdown tables, recorded in docs/benchmarks.md.
 
 * ``b`` on the random hub model, easy (40, 10, 0.3) and hard (40, 20, 0.5) regimes: bounds,
@@ -24,6 +24,10 @@ Prints markdown tables, recorded in docs/benchmarks.md.
 * ``χ_hub`` on random-model digraphs with N ≤ 12 and on complete digraphs / transitive
   tournaments of growing N (the largest N proved within the limit).
 * ``χ'`` with its coloring on a random digraph with 10^5 edges.
+* The column generation of the fractional biclique cover (``--lp``): the library's, one
+  HiGHS model re-solved by primal simplex from its last basis (``highspy``), against the
+  same rounds with scipy's ``linprog`` solving each restricted LP afresh, on the kernels of
+  the shared set's 29-token heads and on the hard regime (time, ``b*``, bound; ratios).
 * The local search for covers by difunctional relations (``--search``): one search at a time
   against 8 side by side, the same seconds each, for a cover at the skew-sequence bound on
   real attention heads (found, time to find, moves a second).
@@ -62,7 +66,8 @@ from theorem import (  # noqa: E402
 )
 from theorem.digraphs import attention_digraph  # noqa: E402
 from theorem.errors import TooManyBicliquesError  # noqa: E402
-from theorem.invariants.fractional_cover import MAX_BICLIQUES  # noqa: E402
+from theorem.digraphs import Kernel, Trimmed  # noqa: E402
+from theorem.invariants.fractional_cover import MAX_BICLIQUES, maximal_bicliques  # noqa: E402
 from theorem.invariants import hub_pareto_front  # noqa: E402
 from theorem.invariants.greedy import greedy_cover  # noqa: E402
 from theorem.sat import biclique_cover_cnf  # noqa: E402
@@ -178,7 +183,6 @@ def descent_table(n_seeds, data):
     the time, on the hard regime and the shared set's 29-token heads; then moves a second."""
     import json
 
-    from theorem.digraphs import Kernel
     from theorem.invariants.biclique_cover import (DESCENT_ITERATIONS, DESCENT_TRIES,
                                                    _local_descent)
 
@@ -244,6 +248,75 @@ def bounds_table(n_seeds):
             lp = f"| > {MAX_BICLIQUES} | — | — | {time.perf_counter() - start:.1f} |"
         print(f"| {seed} | {len(fooling_set(g, iterations=0))} | {len(searched)} "
               f"({t_search:.2f}) {lp}", flush=True)
+
+
+def _linprog_column_generation(g):
+    """``b*`` by the rounds of ``fractional_biclique_cover`` (its starting columns,
+    its pricing, the 200 most violated maximal bicliques a round), each restricted LP solved
+    afresh by scipy's ``linprog`` (HiGHS, its default method), as the library did before
+    ``highspy``: the reference for ``lp_table``."""
+    from scipy import sparse
+    from scipy.optimize import linprog
+
+    from theorem.invariants.fractional_cover import _biclique_weights, _starting_columns
+
+    sources, targets = maximal_bicliques(g, limit=MAX_BICLIQUES)
+    e = g.edges
+    edge_id = np.full((g.n, g.n), -1, dtype=np.int64)
+    edge_id[e[:, 0], e[:, 1]] = np.arange(len(e))
+    chosen = _starting_columns(sources, targets, (), g.adjacency.astype(bool))
+    while True:
+        c, a, b = np.nonzero(sources[chosen][:, :, None] & targets[chosen][:, None, :])
+        matrix = sparse.csc_matrix((np.ones(len(c)), (edge_id[a, b], c)),
+                                   shape=(len(e), len(chosen)))
+        res = linprog(np.ones(len(chosen)), A_ub=-matrix, b_ub=-np.ones(len(e)),
+                      bounds=(0, None), method="highs")
+        y = np.zeros((g.n, g.n))
+        y[e[:, 0], e[:, 1]] = np.clip(-res.ineqlin.marginals, 0.0, None)
+        priced = _biclique_weights(sources, targets, y)
+        violated = np.flatnonzero(priced > 1 + 1e-9)
+        if not len(violated):
+            return res.fun
+        chosen = np.concatenate(
+            [chosen, violated[np.argsort(-priced[violated], kind="stable")[:200]]])
+
+
+def lp_table(n_seeds, data):
+    """The fractional biclique cover: the library's column generation against the same
+    rounds with scipy's ``linprog`` afresh each round."""
+    print("\n### The fractional biclique cover: one LP re-solved, against linprog afresh\n")
+    digraphs = [(f"`{path.stem}`", Kernel.of(Trimmed.of(AttentionDigraph.read(path)).digraph,
+                                             unions=True).digraph)
+                for path in sorted(Path(data).glob("s5_*.json"))]
+    digraphs += [(f"hard regime, seed {seed}", random_hub_extension(40, 20, 0.5, rng=seed)[0])
+                 for seed in range(n_seeds)]
+    print("| digraph | maximal bicliques | b* | bound | library (s) | linprog afresh (s) | "
+          "ratio |")
+    print("|---|---|---|---|---|---|---|")
+    totals = {}
+    for name, g in digraphs:
+        start = time.perf_counter()
+        try:
+            f = fractional_biclique_cover(g)
+        except TooManyBicliquesError:
+            print(f"| {name} | > {MAX_BICLIQUES} | — | — | — | — | — |", flush=True)
+            continue
+        ours = time.perf_counter() - start
+        start = time.perf_counter()
+        value = _linprog_column_generation(g)
+        theirs = time.perf_counter() - start
+        if abs(value - f.value) > 1e-6:
+            raise SystemExit(f"{name}: the two LPs disagree, b* = {f.value} against {value}")
+        group = "hard" if name.startswith("hard") else "heads"
+        totals.setdefault(group, []).append((ours, theirs))
+        print(f"| {name} | {f.n_bicliques} | {f.value:.3f} | {f.bound} | {ours:.2f} | "
+              f"{theirs:.2f} | {theirs / max(ours, 1e-9):.1f}× |", flush=True)
+    for group, rows in totals.items():
+        ours, theirs = map(sum, zip(*rows))
+        ratios = [t / max(o, 1e-9) for o, t in rows]
+        print(f"| **all {len(rows)} {'hard-regime seeds' if group == 'hard' else '29-token heads'}** "
+              f"| | | | {ours:.1f} | {theirs:.1f} | {theirs / ours:.1f}× (median "
+              f"{statistics.median(ratios):.1f}×) |")
 
 
 def chi_hub_table():
@@ -386,7 +459,6 @@ def search_table(budget, data=DATA):
     18- and 17-token sentences (s2, s3) and every eighth of the 29-token one (s5)."""
     import json
 
-    from theorem.digraphs import Kernel
     from theorem.invariants.hub_chromatic import DESCENT_TRIES, FINAL_ITERATIONS
     from theorem.invariants.transitive import log2_ceil, skew_sequence
 
@@ -446,6 +518,9 @@ def main(argv=None):
     parser.add_argument("--descent", action="store_true",
                         help="only the table of the local descent for b: 1 search against "
                              "several side by side")
+    parser.add_argument("--lp", action="store_true",
+                        help="only the table of the fractional cover's column generation "
+                             "against linprog afresh each round")
     parser.add_argument("--attention", action="store_true",
                         help="only the table of b and χ_hub on attention digraphs")
     parser.add_argument("--search", type=float, metavar="SECONDS",
@@ -469,6 +544,9 @@ def main(argv=None):
         return
     if args.search:
         search_table(args.search, args.data)
+        return
+    if args.lp:
+        lp_table(args.seeds, args.data)
         return
     if args.covers:
         covers_table(args.seeds, args.data)

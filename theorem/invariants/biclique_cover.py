@@ -31,7 +31,7 @@ from .results import Certificate, InvariantResult, solved, unsat_certificate
 from .transitive import transitive_sequence
 
 __all__ = ["biclique_cover_number", "sperner_number", "complete_subdigraph_certificate",
-           "QUICK_SAT", "MAX_LP_EDGES"]
+           "QUICK_SAT", "MAX_LP_EDGES", "EARLY_LP_GAP"]
 
 
 #: Seconds allowed to each of the first, quick SAT calls of ``biclique_cover_number``.
@@ -40,6 +40,14 @@ QUICK_SAT = 2.0
 
 #: Digraphs with more edges skip the fractional-cover bound (an LP row per edge).
 MAX_LP_EDGES = 20_000
+
+
+#: Where the local descent of ``biclique_cover_number`` leaves its cover more than this many
+#: above the lower bound, the LP bound comes before the quick SAT calls that bisect from
+#: above, not after them: on real heads of 30–64 tokens those calls (2 s each at sizes far
+#: above the lower bound) mostly end undecided, and the LP, re-solved from its last basis,
+#: lifts the lower bound by up to 3 within the time they took (``docs/benchmarks.md``).
+EARLY_LP_GAP = 2
 
 
 def sperner_number(m: int) -> int:
@@ -150,8 +158,9 @@ def biclique_cover_number(digraph: AttentionDigraph, *, time_limit: float | None
     seconds) refute ``lower``, ``lower + 1``, …; where they leave a gap the tabu search
     :func:`.local_search_cover` descends from the best cover (under a time limit, with
     restarts of growing length at a size above ``lower`` that it gives up on), and quick
-    calls bisect toward smaller covers (below a size the restarts gave up on); after the LP
-    bound, refutations from below continue with all the time
+    calls bisect toward smaller covers (below a size the restarts gave up on); then the LP
+    bound (before the bisecting calls where the descent left a gap wider than
+    :data:`EARLY_LP_GAP`); then refutations from below continue with all the time
     left (a model at the lower bound ends it, exact), then covers one below the best are
     sought. Each claim keeps its solver between calls (:class:`~theorem.sat.Claims`), so a
     refutation begun by a quick call is finished by a later one.
@@ -257,8 +266,9 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     witness = HubExtension(cover)
     report((witness, lower, certificate))
     # quick SAT calls from below (each ≤ QUICK_SAT seconds), the local search for smaller
-    # covers where they left a gap, quick calls bisecting from above, the LP bound, then SAT
-    # from below — the call at the lower bound, often the deciding one, may take all the
+    # covers where they left a gap, quick calls bisecting from above, the LP bound (before
+    # those calls where the gap is wide), then SAT from below — the call at the lower
+    # bound, often the deciding one, may take all the
     # time left (fewer free bicliques make it easier than the covers above) — and from
     # above with what remains. A claim asked twice goes on from where its solver stopped.
     with Claims(encode, solver=solver) as claims:
@@ -271,10 +281,15 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
                 digraph, witness.hubs, lower, share(deadline, 0.15),
                 lambda cover: report((HubExtension(cover), lower, certificate)))
             witness = HubExtension(cover)
+        early = witness.n_hubs - lower > EARLY_LP_GAP
+        if early:
+            lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
+                                                   share(deadline, 0.5))
+            report((witness, lower, certificate))
         witness, lower, certificate = descend(
             witness, size, lower, certificate, claims, cap=QUICK_SAT, bisect=True,
             top=None if exhausted is None else exhausted - 1, **steps)
-        if lower < witness.n_hubs:
+        if lower < witness.n_hubs and not early:
             lower, certificate = _fractional_bound(digraph, witness.hubs, lower, certificate,
                                                    share(deadline, 0.5))
             report((witness, lower, certificate))

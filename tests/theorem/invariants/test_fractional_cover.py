@@ -2,7 +2,11 @@
 against brute force, the full LP and exact integer checks."""
 
 import itertools
+import math
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +25,12 @@ from theorem.invariants.fractional_cover import (
     weighted_fooling_bound,
 )
 from theorem.digraphs import random_hub_extension
+from theorem.digraphs.kernel import Kernel
+from theorem.digraphs.trim import Trimmed
 
 from .test_invariants import brute_b, digraphs_up_to_isomorphism
+
+ATTENTION = Path(__file__).parent / "attention"
 
 
 def brute_maximal_bicliques(g):
@@ -158,3 +166,38 @@ def test_weighted_fooling_bound_refuses_malformed_weights(weights, match):
 
     with pytest.raises(TheoremError, match=match):
         weighted_fooling_bound(transitive_tournament(3), weights)
+
+
+@pytest.mark.parametrize("name", ["s5_L2_H0.json", "s3_L4_H0.json"])
+def test_a_real_head_reaches_the_full_lp_with_a_fractional_cover(name):
+    """On real attention heads (29 and 17 tokens; their kernels, as ``b`` runs it) the
+    column generation, re-solving one growing LP from its last basis, ends at the optimum of
+    scipy's LP over every maximal biclique at once, and the support it returns is a
+    fractional cover of that value: every edge covered to at least 1."""
+    g = AttentionDigraph.read(ATTENTION / name)
+    k = Kernel.of(Trimmed.of(g).digraph, unions=True).digraph
+    f = fractional_biclique_cover(k)
+    assert f.converged and f.value == pytest.approx(full_lp(k), abs=1e-6)
+    e = k.edges
+    covered = (f.sources[:, e[:, 0]] & f.targets[:, e[:, 1]]).T.astype(float) @ f.x
+    assert covered.min() >= 1 - 1e-6 and f.x.sum() == pytest.approx(f.value, abs=1e-6)
+    assert f.bound == math.ceil(f.value - 1e-6)
+
+
+def test_the_lp_solver_prints_nothing():
+    """HiGHS writes a banner to standard output when a process builds its first solver,
+    whatever its options; a command's ``--json`` output would then not be JSON. In a fresh
+    interpreter, solving a fractional cover (in process and in a child under a time limit)
+    leaves nothing on standard output but what the script prints."""
+    script = ("from theorem.digraphs import transitive_tournament\n"
+              "from theorem.invariants import fractional_biclique_cover as f\n"
+              "print(f(transitive_tournament(6)).bound, "
+              "f(transitive_tournament(7), time_limit=30).bound)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout == "5 6\n"
+    # and a process without standard output (descriptor 1 closed) solves it all the same
+    closed = ("import os, sys\nos.close(1)\nsys.stdout = sys.stderr\n" + script)
+    done = subprocess.run([sys.executable, "-c", closed], capture_output=True, text=True,
+                          check=True)
+    assert done.stderr == "5 6\n"

@@ -220,3 +220,36 @@ def test_bad_arguments_are_refused(k, iterations, tries, error):
 def test_a_non_digraph_is_refused():
     with pytest.raises(TypeError, match="AttentionDigraph"):
         local_search_cover(np.ones((3, 3)), 2)
+
+
+@pytest.mark.parametrize("gap, order", [
+    (biclique_cover.EARLY_LP_GAP + 1, ["ascend", "descent", "lp", "bisect", "ascend", "descend"]),
+    (biclique_cover.EARLY_LP_GAP, ["ascend", "descent", "bisect", "lp", "ascend", "descend"]),
+])
+def test_the_lp_bound_comes_before_the_bisecting_calls_where_the_gap_is_wide(
+        monkeypatch, gap, order):
+    """``b``'s search with its steps recorded: where the local descent leaves its cover more
+    than ``EARLY_LP_GAP`` above the lower bound, the LP bound runs before the quick SAT
+    calls that bisect from above; otherwise after them, and once either way."""
+    g = transitive_tournament(8)                       # lower bound 7 from a fooling set
+    events = []
+
+    def step(name, result):
+        def run(*args, **kwargs):
+            events.append("bisect" if kwargs.get("bisect") else name)
+            return result(*args)
+        return run
+
+    wide = HubExtension([([0], [7])] * 20)
+    monkeypatch.setattr(biclique_cover, "ascend", step(
+        "ascend", lambda w, size, lower, cert, claims: (
+            wide if events == ["ascend"] else w, lower, cert)))
+    monkeypatch.setattr(biclique_cover, "_local_descent", step(
+        "descent", lambda digraph, cover, lower, *rest: ([([0], [7])] * (lower + gap), None)))
+    monkeypatch.setattr(biclique_cover, "descend", step(
+        "descend", lambda w, size, lower, cert, claims: (w, lower, cert)))
+    monkeypatch.setattr(biclique_cover, "_fractional_bound", step(
+        "lp", lambda digraph, cover, lower, cert, deadline: (lower, cert)))
+    biclique_cover._search_biclique_cover(lambda state: None, g, HubExtension(star_cover(g)),
+                                          None, "cadical195")
+    assert events == order
