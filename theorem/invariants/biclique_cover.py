@@ -268,9 +268,8 @@ def _search_biclique_cover(report, digraph: AttentionDigraph, stars: HubExtensio
     # quick SAT calls from below (each ≤ QUICK_SAT seconds), the local search for smaller
     # covers where they left a gap, quick calls bisecting from above, the LP bound (before
     # those calls where the gap is wide), then SAT from below — the call at the lower
-    # bound, often the deciding one, may take all the
-    # time left (fewer free bicliques make it easier than the covers above) — and from
-    # above with what remains. A claim asked twice goes on from where its solver stopped.
+    # bound, often the deciding one, may take all the time left (fewer free bicliques make
+    # it easier than the covers above) — and from above with what remains. A claim asked twice goes on from where its solver stopped.
     with Claims(encode, solver=solver) as claims:
         steps = dict(deadline=deadline, refuted=refuted, report=report)
         witness, lower, certificate = ascend(witness, size, lower, certificate, claims,

@@ -28,7 +28,6 @@ set, 3 times on the hard random regime; ``docs/benchmarks.md``.)
 from __future__ import annotations
 
 import os
-import sys
 import time
 from dataclasses import dataclass
 
@@ -344,7 +343,6 @@ def _restricted_lp(n_edges: int) -> highspy.Highs:
     ``highspy.Highs()`` writes HiGHS's banner to file descriptor 1 the first time a process
     builds one, before any option can turn it off (HiGHS issue #2749); a command's ``--json``
     output must not start with it, so that descriptor points at ``os.devnull`` meanwhile."""
-    sys.stdout.flush()
     try:
         saved = os.dup(1)
     except OSError:                           # no descriptor 1: nothing to keep clean
