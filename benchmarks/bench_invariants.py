@@ -2,10 +2,10 @@
 
 Run: ``python benchmarks/bench_invariants.py [--time-limit S] [--seeds K] [--quick]``
 (``--families``, ``--chi-hub``, ``--random-hub``, ``--bounds``, ``--covers``, ``--descent``,
-``--search``, ``--lp`` or ``--attention`` for one table only; ``--attention --time-limit 10
-[--every K] [--synthetic M] [--workers W] [--data DIR]``: ``M`` digraphs of 30–64 tokens,
-real attention of the corpus through all-MiniLM-L6-v2 with the ``models`` extra, else the
-synthetic stand-in).
+``--search``, ``--lp [--long M]`` or ``--attention`` for one table only; ``--attention
+--time-limit 10 [--every K] [--synthetic M] [--workers W] [--data DIR]``: ``M`` digraphs of
+30–64 tokens, real attention of the corpus through all-MiniLM-L6-v2 with the ``models``
+extra, else the synthetic stand-in).
 Prints markdown tables, recorded in docs/benchmarks.md.
 
 * ``b`` on the random hub model, easy (40, 10, 0.3) and hard (40, 20, 0.5) regimes: bounds,
@@ -24,10 +24,12 @@ Prints markdown tables, recorded in docs/benchmarks.md.
 * ``χ_hub`` on random-model digraphs with N ≤ 12 and on complete digraphs / transitive
   tournaments of growing N (the largest N proved within the limit).
 * ``χ'`` with its coloring on a random digraph with 10^5 edges.
-* The column generation of the fractional biclique cover (``--lp``): the library's, one
-  HiGHS model re-solved by primal simplex from its last basis (``highspy``), against the
-  same rounds with scipy's ``linprog`` solving each restricted LP afresh, on the kernels of
-  the shared set's 29-token heads and on the hard regime (time, ``b*``, bound; ratios).
+* The column generation of the fractional biclique cover (``--lp``): the library's, the
+  dual form as one HiGHS model re-solved by dual simplex from its last basis (``highspy``),
+  against the same rounds on the primal form re-solved by primal simplex, and with scipy's
+  ``linprog`` solving each restricted LP afresh, on the kernels of the shared set's 29-token
+  heads, the hard regime and ``--long M`` real heads of 30–64 tokens (time, ``b*``, bound;
+  ratios).
 * The local search for covers by difunctional relations (``--search``): one search at a time
   against 8 side by side, the same seconds each, for a cover at the skew-sequence bound on
   real attention heads (found, time to find, moves a second).
@@ -242,18 +244,24 @@ def bounds_table(n_seeds):
         start = time.perf_counter()
         try:
             f = fractional_biclique_cover(g)
-            lp = f"| {f.n_bicliques} | {f.value:.3f} | {f.bound} | {time.perf_counter() - start:.1f} |"
+            lp = (f"| {f.n_bicliques} | {f.value:.3f} | {f.bound} | "
+                  f"{time.perf_counter() - start:.1f} |")
         except TooManyBicliquesError:
             lp = f"| > {MAX_BICLIQUES} | — | — | {time.perf_counter() - start:.1f} |"
         print(f"| {seed} | {len(fooling_set(g, iterations=0))} | {len(searched)} "
               f"({t_search:.2f}) {lp}", flush=True)
 
 
-def _linprog_column_generation(g):
-    """``b*`` by the rounds of ``fractional_biclique_cover`` (its starting columns,
-    its pricing, the 200 most violated maximal bicliques a round), each restricted LP solved
-    afresh by scipy's ``linprog`` (HiGHS, its default method), as the library did before
-    ``highspy``: the reference for ``lp_table``."""
+def _reference_column_generation(g, solver):
+    """``b*`` by the rounds of ``fractional_biclique_cover`` (its starting columns, its
+    pricing, the 200 most violated maximal bicliques a round), each restricted LP in its
+    primal form ``min Σ x`` over the columns priced so far, solved by ``solver``:
+    ``"primal"``, one ``highspy`` model re-solved by primal simplex from its last basis (as
+    the library did before it solved the dual form); ``"linprog"``, scipy's ``linprog``
+    afresh (HiGHS, its default method; as the library did before ``highspy``). The
+    references for ``lp_table``, which runs the library first (its model keeps HiGHS's
+    banner off standard output)."""
+    import highspy
     from scipy import sparse
     from scipy.optimize import linprog
 
@@ -263,58 +271,85 @@ def _linprog_column_generation(g):
     e = g.edges
     edge_id = np.full((g.n, g.n), -1, dtype=np.int64)
     edge_id[e[:, 0], e[:, 1]] = np.arange(len(e))
-    chosen = _starting_columns(sources, targets, (), g.adjacency.astype(bool))
+    lp = highspy.Highs()
+    lp.setOptionValue("output_flag", False)
+    lp.setOptionValue("threads", 1)
+    lp.setOptionValue("simplex_strategy", 4)
+    lp.addRows(len(e), np.ones(len(e)), np.full(len(e), highspy.kHighsInf), 0,
+               np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    blocks = []
+    new = _starting_columns(sources, targets, (), g.adjacency.astype(bool))
     while True:
-        c, a, b = np.nonzero(sources[chosen][:, :, None] & targets[chosen][:, None, :])
-        matrix = sparse.csc_matrix((np.ones(len(c)), (edge_id[a, b], c)),
-                                   shape=(len(e), len(chosen)))
-        res = linprog(np.ones(len(chosen)), A_ub=-matrix, b_ub=-np.ones(len(e)),
-                      bounds=(0, None), method="highs")
+        c, a, b = np.nonzero(sources[new][:, :, None] & targets[new][:, None, :])
+        blocks.append(sparse.csc_matrix((np.ones(len(c)), (edge_id[a, b], c)),
+                                        shape=(len(e), len(new))))
+        if solver == "linprog":
+            res = linprog(np.ones(sum(m.shape[1] for m in blocks)),
+                          A_ub=-sparse.hstack(blocks), b_ub=-np.ones(len(e)),
+                          bounds=(0, None), method="highs")
+            value, duals = res.fun, -res.ineqlin.marginals
+        else:
+            m = blocks[-1]
+            lp.addCols(m.shape[1], np.ones(m.shape[1]), np.zeros(m.shape[1]),
+                       np.full(m.shape[1], highspy.kHighsInf), m.nnz,
+                       m.indptr[:-1].astype(np.int32), m.indices.astype(np.int32), m.data)
+            lp.run()
+            value = lp.getInfo().objective_function_value
+            duals = np.asarray(lp.getSolution().row_dual)
         y = np.zeros((g.n, g.n))
-        y[e[:, 0], e[:, 1]] = np.clip(-res.ineqlin.marginals, 0.0, None)
+        y[e[:, 0], e[:, 1]] = np.clip(duals, 0.0, None)
         priced = _biclique_weights(sources, targets, y)
         violated = np.flatnonzero(priced > 1 + 1e-9)
         if not len(violated):
-            return res.fun
-        chosen = np.concatenate(
-            [chosen, violated[np.argsort(-priced[violated], kind="stable")[:200]]])
+            return value
+        new = violated[np.argsort(-priced[violated], kind="stable")[:200]]
 
 
-def lp_table(n_seeds, data):
+def lp_table(n_seeds, data, n_long):
     """The fractional biclique cover: the library's column generation against the same
-    rounds with scipy's ``linprog`` afresh each round."""
-    print("\n### The fractional biclique cover: one LP re-solved, against linprog afresh\n")
+    rounds on the primal form, re-solved by primal simplex and by ``linprog`` afresh."""
+    print("\n### The fractional biclique cover: the dual form by dual simplex, against the "
+          "primal form\n")
     digraphs = [(f"`{path.stem}`", Kernel.of(Trimmed.of(AttentionDigraph.read(path)).digraph,
                                              unions=True).digraph)
                 for path in sorted(Path(data).glob("s5_*.json"))]
     digraphs += [(f"hard regime, seed {seed}", random_hub_extension(40, 20, 0.5, rng=seed)[0])
                  for seed in range(n_seeds)]
-    print("| digraph | maximal bicliques | b* | bound | library (s) | linprog afresh (s) | "
-          "ratio |")
-    print("|---|---|---|---|---|---|---|")
+    digraphs += [(f"{name} ({g.n} tokens)", Kernel.of(Trimmed.of(g).digraph, unions=True).digraph)
+                 for name, g in (long_attention(n_long) or [])]
+    print("| digraph | maximal bicliques | b* | bound | library (s) | primal form (s) | ratio | "
+          "linprog afresh (s) | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
     totals = {}
     for name, g in digraphs:
         start = time.perf_counter()
         try:
             f = fractional_biclique_cover(g)
         except TooManyBicliquesError:
-            print(f"| {name} | > {MAX_BICLIQUES} | — | — | — | — | — |", flush=True)
+            print(f"| {name} | > {MAX_BICLIQUES} |" + " — |" * 7, flush=True)
             continue
-        ours = time.perf_counter() - start
-        start = time.perf_counter()
-        value = _linprog_column_generation(g)
-        theirs = time.perf_counter() - start
-        if abs(value - f.value) > 1e-6:
-            raise SystemExit(f"{name}: the two LPs disagree, b* = {f.value} against {value}")
-        group = "hard-regime seeds" if name.startswith("hard") else "29-token heads"
-        totals.setdefault(group, []).append((ours, theirs))
+        times = [time.perf_counter() - start]
+        for solver in ("primal", "linprog"):
+            start = time.perf_counter()
+            value = _reference_column_generation(g, solver)
+            times.append(time.perf_counter() - start)
+            if abs(value - f.value) > 1e-6:
+                raise SystemExit(f"{name}: the LPs disagree, b* = {f.value} against {value} "
+                                 f"({solver})")
+        group = ("hard-regime seeds" if name.startswith("hard") else
+                 "heads of 30–64 tokens" if name.startswith("corpus") else "29-token heads")
+        totals.setdefault(group, []).append(times)
+        ours, primal, afresh = times
         print(f"| {name} | {f.n_bicliques} | {f.value:.3f} | {f.bound} | {ours:.2f} | "
-              f"{theirs:.2f} | {theirs / max(ours, 1e-9):.1f}× |", flush=True)
+              f"{primal:.2f} | {primal / max(ours, 1e-9):.1f}× | {afresh:.2f} | "
+              f"{afresh / max(ours, 1e-9):.1f}× |", flush=True)
     for group, rows in totals.items():
-        ours, theirs = map(sum, zip(*rows))
-        ratios = [t / max(o, 1e-9) for o, t in rows]
-        print(f"| **all {len(rows)} {group}** | | | | {ours:.1f} | {theirs:.1f} | {theirs / ours:.1f}× (median "
-              f"{statistics.median(ratios):.1f}×) |")
+        ours, primal, afresh = map(sum, zip(*rows))
+        ratios = [[r[t] / max(r[0], 1e-9) for r in rows] for t in (1, 2)]
+        print(f"| **all {len(rows)} {group}** | | | | {ours:.1f} | {primal:.1f} | "
+              f"{primal / ours:.1f}× (median {statistics.median(ratios[0]):.1f}×) | "
+              f"{afresh:.1f} | {afresh / ours:.1f}× "
+              f"(median {statistics.median(ratios[1]):.1f}×) |")
 
 
 def chi_hub_table():
@@ -519,6 +554,8 @@ def main(argv=None):
     parser.add_argument("--lp", action="store_true",
                         help="only the table of the fractional cover's column generation "
                              "against linprog afresh each round")
+    parser.add_argument("--long", type=int, default=12, metavar="M",
+                        help="--lp: also M real attention heads of 30–64 tokens (models extra)")
     parser.add_argument("--attention", action="store_true",
                         help="only the table of b and χ_hub on attention digraphs")
     parser.add_argument("--search", type=float, metavar="SECONDS",
@@ -544,7 +581,7 @@ def main(argv=None):
         search_table(args.search, args.data)
         return
     if args.lp:
-        lp_table(args.seeds, args.data)
+        lp_table(args.seeds, args.data, args.long)
         return
     if args.covers:
         covers_table(args.seeds, args.data)

@@ -8,21 +8,26 @@ Relax the biclique cover to a linear program over the maximal bicliques ``(A_c, 
 Its dual asks for edge weights ``y ≥ 0`` with ``y(A × B) ≤ 1`` on every biclique and
 ``Σ y`` as large as possible — a *weighted fooling set* (a fooling set is the 0/1 case;
 Karchmer, Kushilevitz & Nisan, *SIAM J. Discrete Math.* 8, 1995). Any such weights bound
-``b``: every edge lies in a biclique of the cover, so ``Σ_e y_e ≤ Σ_{cover} y(A × B) ≤ b · W``
-with ``W`` the largest weight of a biclique. The certificate stores integer weights and
-``W``, so the bound ``b ≥ ⌈Σ y / W⌉`` is checked in exact integer arithmetic by
-:func:`weighted_fooling_bound`, whatever the LP solver's rounding did.
+``b``: every edge lies in a biclique of the cover, so
+``Σ_e y_e ≤ Σ_{cover} y(A × B) ≤ b · W`` with ``W`` the largest weight of a biclique. The
+certificate stores integer weights and ``W``, so the bound ``b ≥ ⌈Σ y / W⌉`` is checked in
+exact integer arithmetic by :func:`weighted_fooling_bound`, whatever the LP solver's
+rounding did.
 
 A biclique's weight only grows when it grows, so ``W`` is a maximum over the maximal
 bicliques, the closed pairs ``B = ⋂_{a ∈ A} N⁺(a)``, ``A = {v : B ⊆ N⁺(v)}``: every
 intersection of out-neighbourhoods, enumerated by :func:`maximal_bicliques`. Their number can
 grow exponentially (``2^N - 2`` for the complete digraph), hence its ``limit``. The LP is
 solved by column generation, pricing every maximal biclique against the duals at each round.
-The restricted LPs are one HiGHS model (``highspy``, HiGHS's own Python interface) that grows
-by a block of columns a round; primal simplex goes on from the last round's basis, which
-added columns leave primal feasible. (scipy's ``linprog`` runs the same solver but starts
-every round afresh: 4 times slower on the 72 real attention heads of 29 tokens in the shared
-set, 3 times on the hard random regime; ``docs/benchmarks.md``.)
+The restricted LPs are solved in their dual form — ``max Σ y`` with ``y(A × B) ≤ 1`` over
+the bicliques priced so far — as one HiGHS model (``highspy``, HiGHS's own Python
+interface) that grows by a block of rows a round; dual simplex goes on from the last
+round's basis, which added rows leave dual feasible, and the fractional cover ``x`` is the
+rows' duals. (On the same rounds, the primal form re-solved by primal simplex, from a basis
+that added columns leave primal feasible, is 1.2 to 1.3 times slower on real heads of 30–64
+tokens and as fast on the hard random regime; on the 29-token heads of the shared set it is
+faster on the heaviest and slower on most. scipy's ``linprog`` runs the same solver but starts
+every round afresh: about 4 times slower everywhere; ``docs/benchmarks.md``.)
 """
 
 from __future__ import annotations
@@ -337,8 +342,9 @@ def fractional_biclique_cover(digraph: AttentionDigraph, *, time_limit: float | 
 
 
 def _restricted_lp(n_edges: int) -> highspy.Highs:
-    """The restricted LP with its ``n_edges`` rows ``Σ_{c ∋ e} x_c ≥ 1`` and no column yet,
-    for primal simplex on one thread, printing nothing.
+    """The dual of the restricted LP, ``min −Σ y`` over ``n_edges`` columns ``y_e ≥ 0`` and
+    no row yet (each priced biclique adds ``y(A × B) ≤ 1``), for dual simplex on one thread,
+    printing nothing.
 
     ``highspy.Highs()`` writes HiGHS's banner to file descriptor 1 the first time a process
     builds one, before any option can turn it off (HiGHS issue #2749); a command's ``--json``
@@ -357,10 +363,10 @@ def _restricted_lp(n_edges: int) -> highspy.Highs:
             os.close(saved)
     lp.setOptionValue("output_flag", False)
     lp.setOptionValue("threads", 1)
-    lp.setOptionValue("simplex_strategy", 4)   # primal: added columns keep the basis feasible
+    lp.setOptionValue("simplex_strategy", 1)   # dual: added rows keep the basis dual feasible
     none = np.zeros(0, dtype=np.int32)
-    lp.addRows(n_edges, np.ones(n_edges), np.full(n_edges, highspy.kHighsInf), 0, none, none,
-               np.zeros(0))
+    lp.addCols(n_edges, -np.ones(n_edges), np.zeros(n_edges),
+               np.full(n_edges, highspy.kHighsInf), 0, none, none, np.zeros(0))
     return lp
 
 
@@ -373,14 +379,13 @@ def _column_generation(report, digraph: AttentionDigraph, deadline: float | None
     edge_id = np.full((digraph.n, digraph.n), -1, dtype=np.int64)
     edge_id[e[:, 0], e[:, 1]] = np.arange(len(e))
     lp = _restricted_lp(len(e))
-    chosen: list[np.ndarray] = []           # indices of the LP's columns, in blocks
+    chosen: list[np.ndarray] = []           # indices of the bicliques priced in, in blocks
 
     def add(new: np.ndarray) -> None:
         c, a, b = np.nonzero(sources[new][:, :, None] & targets[new][:, None, :])
         starts = np.searchsorted(c, np.arange(len(new))).astype(np.int32)
-        lp.addCols(len(new), np.ones(len(new)), np.zeros(len(new)),
-                   np.full(len(new), highspy.kHighsInf), len(c), starts,
-                   edge_id[a, b].astype(np.int32), np.ones(len(c)))
+        lp.addRows(len(new), np.full(len(new), -highspy.kHighsInf), np.ones(len(new)),
+                   len(c), starts, edge_id[a, b].astype(np.int32), np.ones(len(c)))
         chosen.append(new)
 
     add(_starting_columns(sources, targets, start, digraph.adjacency.astype(bool)))
@@ -393,23 +398,28 @@ def _column_generation(report, digraph: AttentionDigraph, deadline: float | None
             raise TheoremError("the restricted LP failed: HiGHS ended with "
                                f"{lp.modelStatusToString(lp.getModelStatus())}")
         solution = lp.getSolution()
-        value = lp.getInfo().objective_function_value
-        y = np.clip(np.asarray(solution.row_dual), 0.0, None)
-        x = np.asarray(solution.col_value)
+        value = -lp.getInfo().objective_function_value
+        y = np.clip(np.asarray(solution.col_value), 0.0, None)
+        x = -np.asarray(solution.row_dual)      # a row at its bound 1 has a dual ≤ 0
         dual = np.zeros((digraph.n, digraph.n))
         dual[e[:, 0], e[:, 1]] = y
         priced = _biclique_weights(sources, targets, dual)
         violated = np.flatnonzero(priced > 1 + 1e-9)
         converged = not len(violated)
         # the duals scaled to integers prove ⌈Σ y / W⌉ whether the LP converged or not
-        scale = SCALE / max(float(priced.max()), 1e-300)
-        weights = np.floor(y * scale).astype(np.int64)
-        integer = np.zeros((digraph.n, digraph.n))
-        integer[e[:, 0], e[:, 1]] = weights
-        heaviest = int(_biclique_weights(sources, targets, integer).max())
-        bound = -(-int(weights.sum()) // heaviest) if heaviest else 0
-        if best is None or bound > best[0]:
-            best = (bound, weights, heaviest)
+        top = int(np.argmax(priced))
+        weights = np.floor(y * (SCALE / max(float(priced[top]), 1e-300))).astype(np.int64)
+        total = int(weights.sum())
+        # the heaviest biclique weighs at least the one heaviest under the duals: where
+        # even that one's weight leaves the bound at or below the best, no pricing can lift it
+        least = int(weights[edge_id[np.ix_(sources[top], targets[top])]].sum())
+        if best is None or not least or -(-total // least) > best[0]:
+            integer = np.zeros((digraph.n, digraph.n))
+            integer[e[:, 0], e[:, 1]] = weights
+            heaviest = int(_biclique_weights(sources, targets, integer).max())
+            bound = -(-total // heaviest) if heaviest else 0
+            if best is None or bound > best[0]:
+                best = (bound, weights, heaviest)
         used = np.concatenate(chosen)
         support = x > 1e-9
         report(FractionalCover(float(value), converged, *best,
