@@ -116,6 +116,31 @@ def test_column_generation_reaches_the_full_lp(seed, n, hubs, p):
     assert weighted_fooling_bound(g, weights) == (f.bound, f.max_weight)
 
 
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 30), p=st.floats(0.2, 0.9))
+def test_pricing_is_exact_wherever_a_weight_reaches_one(seed, n, p):
+    """The float32 screen of the pricing re-prices in float64 every biclique whose weight
+    reaches 1: with duals scaled so that the heaviest biclique weighs 1 (in float64), the
+    weights that reach 1 carry float64's precision, and the others float32's."""
+    rng = np.random.default_rng(seed)
+    m = rng.random((n, n)) < p
+    np.fill_diagonal(m, False)
+    if not m.any():
+        return
+    g = AttentionDigraph.from_adjacency(m)
+    sources, targets = maximal_bicliques(g)
+    dual = np.where(m, rng.random((n, n)), 0.0)
+    exact = fractional_cover._biclique_weights(sources, targets, dual)
+    dual /= exact.max()
+    exact = fractional_cover._biclique_weights(sources, targets, dual)
+    priced = fractional_cover._priced(sources, targets, dual)
+    reach = exact >= 1 - 1e-12
+    assert reach.any()
+    # float64 to its rounding (BLAS may sum a subset in another order), not float32's
+    np.testing.assert_allclose(priced[reach], exact[reach], rtol=4 * n * 2.0 ** -52, atol=0)
+    np.testing.assert_allclose(priced, exact, rtol=(2 * n + 1) * 2.0 ** -24, atol=0)
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 15), p=st.floats(0.3, 0.8))
 @example(seed=199, n=10, p=0.5)       # its rounds bounded 2, 5, 4, 8 when this was written
@@ -154,18 +179,17 @@ def test_rounds_left_unpriced_could_not_lift_the_bound(seed, n, p):
     inside = sources[:, g.edges[:, 0]] & targets[:, g.edges[:, 1]]            # [C, E]
     own = []                                    # each round's bound from its duals
 
-    def spy(s, t, weight_matrix):
-        if weight_matrix.max() <= 1 + 1e-6:     # the duals (integer weights reach 2^20 / W)
-            y = weight_matrix[g.edges[:, 0], g.edges[:, 1]]
-            w = np.floor(y * (fractional_cover.SCALE / (inside @ y).max())).astype(np.int64)
-            heaviest = int((inside @ w).max())
-            own.append(-(-int(w.sum()) // heaviest) if heaviest else 0)
-        return weigh(s, t, weight_matrix)
+    def spy(s, t, dual):
+        y = dual[g.edges[:, 0], g.edges[:, 1]]
+        w = np.floor(y * (fractional_cover.SCALE / (inside @ y).max())).astype(np.int64)
+        heaviest = int((inside @ w).max())
+        own.append(-(-int(w.sum()) // heaviest) if heaviest else 0)
+        return price(s, t, dual)
 
-    weigh = fractional_cover._biclique_weights
+    price = fractional_cover._priced
     reports = []
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(fractional_cover, "_biclique_weights", spy)
+        patch.setattr(fractional_cover, "_priced", spy)
         fractional_cover._column_generation(reports.append, g, None, 300_000, (), None)
     assert len(own) == len(reports)
     assert [r.bound for r in reports] == np.maximum.accumulate(own).tolist()
