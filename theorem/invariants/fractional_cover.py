@@ -453,7 +453,8 @@ def _column_generation(report, digraph: AttentionDigraph, deadline: float | None
         # only after the value fell, so that no rows can leave and come back for ever
         if rounds % PURGE_EVERY == 0 and value < purged_at - 1e-9:
             slack = np.flatnonzero(np.asarray(solution.row_value) < 1 - 1e-6)
-            lp.deleteRows(len(slack), slack.astype(np.int32))
+            if lp.deleteRows(len(slack), slack.astype(np.int32)) != highspy.HighsStatus.kOk:
+                raise TheoremError("HiGHS could not delete the restricted LP's slack rows")
             rows = np.delete(rows, slack)
             purged_at = value
         add(violated[np.argsort(-priced[violated], kind="stable")[:200]])
