@@ -315,8 +315,9 @@ def lp_table(n_seeds, data, n_long):
                 for path in sorted(Path(data).glob("s5_*.json"))]
     digraphs += [(f"hard regime, seed {seed}", random_hub_extension(40, 20, 0.5, rng=seed)[0])
                  for seed in range(n_seeds)]
+    long = (long_attention(n_long) or []) if n_long else []
     digraphs += [(f"{name} ({g.n} tokens)", Kernel.of(Trimmed.of(g).digraph, unions=True).digraph)
-                 for name, g in (long_attention(n_long) or [])]
+                 for name, g in long]
     print("| digraph | maximal bicliques | b* | bound | library (s) | primal form (s) | ratio | "
           "linprog afresh (s) | ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -553,7 +554,7 @@ def main(argv=None):
                              "several side by side")
     parser.add_argument("--lp", action="store_true",
                         help="only the table of the fractional cover's column generation "
-                             "against linprog afresh each round")
+                             "against the primal form and linprog afresh each round")
     parser.add_argument("--long", type=int, default=12, metavar="M",
                         help="--lp: also M real attention heads of 30–64 tokens (models extra)")
     parser.add_argument("--attention", action="store_true",
@@ -573,6 +574,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.search is not None and not args.search > 0:
         parser.error(f"--search needs a positive number of seconds, got {args.search}")
+    if args.long < 0:
+        parser.error(f"--long needs a number of heads, 0 or more, got {args.long}")
     limit = args.time_limit
     if args.attention:
         attention_table(limit, args.every, args.workers, args.synthetic, args.data)
