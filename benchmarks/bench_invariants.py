@@ -271,12 +271,13 @@ def _reference_column_generation(g, solver):
     e = g.edges
     edge_id = np.full((g.n, g.n), -1, dtype=np.int64)
     edge_id[e[:, 0], e[:, 1]] = np.arange(len(e))
-    lp = highspy.Highs()
-    lp.setOptionValue("output_flag", False)
-    lp.setOptionValue("threads", 1)
-    lp.setOptionValue("simplex_strategy", 4)
-    lp.addRows(len(e), np.ones(len(e)), np.full(len(e), highspy.kHighsInf), 0,
-               np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    if solver == "primal":               # linprog's rounds build nothing here
+        lp = highspy.Highs()
+        lp.setOptionValue("output_flag", False)
+        lp.setOptionValue("threads", 1)
+        lp.setOptionValue("simplex_strategy", 4)
+        lp.addRows(len(e), np.ones(len(e)), np.full(len(e), highspy.kHighsInf), 0,
+                   np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
     blocks = []
     new = _starting_columns(sources, targets, (), g.adjacency.astype(bool))
     while True:
