@@ -73,6 +73,7 @@ from theorem.invariants import hub_pareto_front  # noqa: E402
 from theorem.invariants.greedy import greedy_cover  # noqa: E402
 from theorem.sat import biclique_cover_cnf  # noqa: E402
 from theorem.sat import solve_within  # noqa: E402
+from theorem.workers import limit_threads  # noqa: E402
 
 
 def plain_sat_b(g, time_limit):
@@ -421,15 +422,6 @@ def _solve_attention(task):
         (r.lower_bound, r.upper_bound, r.elapsed, r.certificate.kind) for r in (b, h)]
 
 
-def _one_core():
-    """A worker of :func:`attention_table` computes on one core: its BLAS on one thread (two
-    workers of two OpenBLAS threads each on two cores made 8 searches side by side on 57
-    tokens 3 times slower, 5.1 s against 1.7 s; the issue's budget is one core each)."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1)
-
-
 def attention_table(limit, every, workers, synthetic, data=DATA):
     """Share proved, times and gaps of b and χ_hub on the shared attention digraphs (one in
     ``every``) and on ``synthetic`` attention-like digraphs of 30–64 tokens."""
@@ -459,7 +451,8 @@ def attention_table(limit, every, workers, synthetic, data=DATA):
     for label, tasks in sets.items():
         if not tasks:
             continue
-        with Pool(workers, initializer=_one_core) as pool:
+        # one BLAS thread a worker, whatever the cores: the issue's budget is one core each
+        with Pool(workers, initializer=limit_threads, initargs=(1,)) as pool:
             results = pool.map(_solve_attention, tasks, chunksize=1)
         density = [e / (n * (n - 1)) for _, n, e, _, _ in results]
         for k, invariant in enumerate(("b", "χ_hub")):

@@ -203,7 +203,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="a dask.distributed scheduler (tcp://host:8786), or 'local' for a "
                           "LocalCluster of 2 workers (distributed extra)")
     swp.add_argument("--workers", type=positive_int, metavar="K",
-                     help="local pool processes (default: the CPU count; 1 runs in process)")
+                     help="local pool processes (default: the cores this process may run on; "
+                          "1 runs in process)")
     output_arguments(swp)
     swp.set_defaults(run=sweep.run)
 

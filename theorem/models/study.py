@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import collections
 import math
-import multiprocessing
 import numbers
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -23,6 +21,7 @@ from ..digraphs.null_models import matched_random_hub, random_in_degree_digraph
 from ..errors import ModelError
 from ..invariants.profile import InvariantProfile, invariant_profile
 from ..sat.budget import deadline_after
+from ..workers import worker_pool
 from .attention import sentence_attention
 from .loading import PretrainedModel
 
@@ -360,13 +359,11 @@ def _solve(tasks, solve_limit: float, deadline: float | None, workers: int,
     """The records of ``tasks`` (sentence, layer, head, digraph, null digraphs), their
     profiles solved by ``workers`` spawned processes, at most two tasks ahead of each worker
     (so that Ctrl-C, which reaches the workers too, ends the study within one solve)."""
-    # The solves fork a child per SAT call (theorem.sat.budget.anytime); forking a process
-    # that holds torch costs tens of milliseconds a fork, which short time limits cannot
-    # afford, so they run in fresh interpreters that never import it.
-    context = multiprocessing.get_context("spawn")
+    # spawned (theorem.workers): the solves fork a child per SAT call, and forking a process
+    # that holds torch costs tens of milliseconds a fork, which short time limits cannot afford
     records, pending = [], collections.deque()
     todo = iter(enumerate(tasks))
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=context) as pool:
+    with worker_pool(min(workers, len(tasks))) as pool:
         try:
             while True:
                 while len(pending) < 2 * workers and (item := next(todo, None)) is not None:
@@ -410,8 +407,10 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
     the trivial bounds of ``b`` and ``χ_hub``; the rank may be missing), about 20 ms a
     profile — so a study never ends without every record.
 
-    The solves run in ``workers`` processes started with ``spawn``: a script that calls this
-    function must do so under ``if __name__ == "__main__":`` (the processes import it).
+    The solves run in ``workers`` processes started with ``spawn``
+    (:func:`~theorem.workers.worker_pool`: each limits its BLAS threads to its share of the
+    cores): a script that calls this function must do so under
+    ``if __name__ == "__main__":`` (the processes import it).
 
     Null models, for each digraph: ``null`` random digraphs with its in-degree sequence —
     each query keeps as many keys, chosen at random

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
-import os
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -28,6 +27,7 @@ from manifolds.validation import as_positive, as_positive_integer
 
 from ..errors import SweepError, TheoremError
 from ..sat.budget import POLL_SLICE
+from ..workers import available_cores, worker_pool
 from .grid import INVARIANTS, KEY, random_hub_grid, random_hub_task, row_columns
 from .table import ResultsFile, cell_text, parse_cell
 
@@ -154,10 +154,13 @@ def _kill(pool: ProcessPoolExecutor, others: set) -> None:
 def _pooled(task, todo, workers, budget, on_row):
     """Run the tasks on ``workers`` spawned processes, at most ``2 · workers`` handed out at
     a time. Returns the points left."""
+    if not todo:
+        return []
     queue = deque(todo)
     left = []
     others = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    # no more workers than tasks: each gets its share of the cores' threads
+    pool = worker_pool(min(workers, len(queue)))
     running, failure = {}, None
 
     def hand_out():
@@ -258,7 +261,8 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
     client : distributed.Client, optional
         Run the tasks on this dask cluster; default a local pool.
     workers : int, optional
-        Local pool size (default: the CPU count); 1 runs in this process.
+        Local pool size (default: the cores this process may run on,
+        :func:`~theorem.workers.available_cores`); 1 runs in this process.
     solve_limit : float
         Seconds a task may take.
     time_limit : float, optional
@@ -297,7 +301,7 @@ def run_tasks(task, points, columns, key, *, out=None, client=None, workers=None
     """
     if client is not None and workers is not None:
         raise SweepError("workers is for the local pool; a dask client has its own workers")
-    workers = (os.cpu_count() or 1) if workers is None else as_positive_integer(
+    workers = available_cores() if workers is None else as_positive_integer(
         workers, "workers", error=SweepError)
     solve_limit = as_positive(solve_limit, "solve_limit (seconds)", error=SweepError)
     budget = _Budget(solve_limit, time_limit)
@@ -377,7 +381,7 @@ def sweep(grid: dict, seeds, *, invariants=INVARIANTS, time_limit: float = 10.0,
         A ``.csv`` results file.
     client : distributed.Client, optional
     workers : int, optional
-        Local pool size (default: the CPU count).
+        Local pool size (default: the cores this process may run on).
     total_time_limit : float, optional
         Seconds for the whole sweep (points left are reported in ``missing``).
     progress : callable, optional

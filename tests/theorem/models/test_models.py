@@ -306,6 +306,23 @@ def test_study_keeps_every_record_with_bounds_under_a_tiny_time_limit(tiny):
         [(p.tokens, p.edges) for r in study.records for p in r.null["random_hub"]]
 
 
+@pytest.mark.parametrize("workers, size", [(3, 3), (20, 8)])   # 2 layers x 4 heads: 8 tasks
+def test_study_workers_start_through_the_pool_that_limits_their_threads(tiny, monkeypatch,
+                                                                        workers, size):
+    import theorem.models.study as study
+
+    class Started(Exception):
+        pass
+
+    def spy(workers):
+        raise Started(workers)
+
+    monkeypatch.setattr(study, "worker_pool", spy)
+    with pytest.raises(Started) as started:
+        attention_study(tiny, [" ".join(WORDS[:12])], null=0, workers=workers)
+    assert started.value.args == (size,)
+
+
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"sentences": "one text"}, TypeError, "sequence of str"),
     ({"sentences": []}, ModelError, "no sentence"),

@@ -209,7 +209,7 @@ def test_one_worker_runs_in_this_process_and_a_bad_count_is_refused(monkeypatch)
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for workers=1")
 
-    monkeypatch.setattr(engine, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(engine, "worker_pool", no_pool)
     assert sweep(GRID, 1, invariants=["chi_prime"], workers=1).complete
     with pytest.raises(SweepError, match="workers must be a positive integer"):
         sweep(GRID, 1, invariants=["chi_prime"], workers=0)
@@ -377,3 +377,20 @@ def test_ctrl_c_stops_the_pool_at_once(tmp_path, terminal_sigint):
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         proc.stderr.close()
+
+
+def test_more_workers_start_through_the_pool_that_limits_their_threads(monkeypatch):
+    import theorem.sweeps.engine as engine
+
+    class Started(Exception):
+        pass
+
+    def spy(workers):
+        raise Started(workers)
+
+    monkeypatch.setattr(engine, "worker_pool", spy)
+    points = len(random_hub_grid(GRID["N"], GRID["hubs"], GRID["p"], 1))       # 4
+    for workers, size in ((2, 2), (points + 5, points)):     # never more workers than tasks
+        with pytest.raises(Started) as started:
+            sweep(GRID, 1, invariants=["chi_prime"], workers=workers)
+        assert started.value.args == (size,)

@@ -1,0 +1,68 @@
+"""Tests of theorem.workers: pools whose workers share the cores, one thread pool each."""
+
+from unittest import mock
+
+import pytest
+from hypothesis import given, strategies as st
+from threadpoolctl import threadpool_info
+
+from theorem.errors import TheoremError
+from theorem.workers import available_cores, limit_threads, threads_per_worker, worker_pool
+
+
+def _thread_pools():
+    """The thread pools of the calling worker once it computes with numpy, as a task does."""
+    import numpy as np
+
+    np.ones((2, 2)) @ np.ones((2, 2))
+    return threadpool_info()
+
+
+def _worker_threads(workers: int, tasks: int = 4) -> set[int]:
+    """The thread counts of every BLAS and OpenMP pool that ``tasks`` tasks of a
+    ``worker_pool(workers)`` saw, once numpy's BLAS is checked to be among them."""
+    with worker_pool(workers) as pool:
+        seen = [info for future in [pool.submit(_thread_pools) for _ in range(tasks)]
+                for info in future.result()]
+    assert any(info["user_api"] == "blas" for info in seen)
+    return {info["num_threads"] for info in seen}
+
+
+@given(st.integers(1, 512), st.integers(1, 10_000))
+def test_the_workers_threads_fill_the_cores_without_oversubscribing_them(cores, workers):
+    with mock.patch("theorem.workers.available_cores", return_value=cores):
+        threads = threads_per_worker(workers)
+    assert threads >= 1
+    assert workers * threads <= max(cores, workers)       # never more threads than cores
+    if workers <= cores:
+        assert workers * (threads + 1) > cores             # and no core left that fits one
+
+
+@pytest.mark.parametrize("value, error, says", [
+    (0, TheoremError, "must be a positive integer, got 0"),
+    (-2, TheoremError, "must be a positive integer, got -2"),
+    (2.0, TypeError, "must be an integer, not float"),
+    ("2", TypeError, "must be an integer, not str"),
+])
+def test_a_count_below_one_or_not_an_integer_is_refused(value, error, says):
+    for call, name in ((threads_per_worker, "workers"), (worker_pool, "workers"),
+                       (limit_threads, "threads")):
+        with pytest.raises(error, match=f"{name} {says}"):
+            call(value)
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="one core: every worker has one thread "
+                                                   "with or without the limit")
+def test_each_worker_runs_its_blas_on_its_share_of_the_cores(monkeypatch):
+    # the workers inherit this environment: without the pool's limit each would start a
+    # thread per core (OpenBLAS caps the variable there), two workers twice the cores
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(variable, str(available_cores()))
+    assert _worker_threads(2) == {threads_per_worker(2)}
+
+
+def test_a_lower_limit_the_caller_set_is_kept(monkeypatch):
+    # OPENBLAS_NUM_THREADS=1 by the caller: one worker's share (every core) must not raise it
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(variable, "1")
+    assert _worker_threads(1, tasks=1) == {1}

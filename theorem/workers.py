@@ -1,0 +1,152 @@
+"""Worker processes that share this machine's cores.
+
+A pool of ``w`` processes on ``c`` cores runs ``w`` computations at once; each process's
+BLAS and OpenMP libraries start as many threads as there are cores, so without a limit
+``w · c`` threads contend for ``c`` cores. Two workers on two cores ran the tabu search of
+``χ_hub`` on 64-vertex digraphs 3.7 times slower with two OpenBLAS threads each than
+with one (up to 40 vertices OpenBLAS stays on one thread and nothing changes;
+docs/benchmarks.md, "Worker processes and BLAS threads"). So each worker of
+:func:`worker_pool` lowers its thread pools to its share, ``⌊c / w⌋`` (at least one), and
+never raises them: a limit the caller set (``OPENBLAS_NUM_THREADS=1``) stays. Dask's
+nannies start each worker with one thread by default.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from threadpoolctl import threadpool_info, threadpool_limits
+
+from manifolds.validation import as_positive_integer
+
+from .errors import TheoremError
+
+__all__ = ["available_cores", "threads_per_worker", "limit_threads", "worker_pool"]
+
+
+def available_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system reports one
+    (a job scheduler's cpuset or ``taskset``'s), else every core. A container's CPU quota
+    (``docker --cpus``) is not seen: pass fewer workers there.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    Examples
+    --------
+    >>> available_cores() >= 1
+    True
+    """
+    if hasattr(os, "sched_getaffinity"):
+        return max(len(os.sched_getaffinity(0)), 1)
+    return os.cpu_count() or 1
+
+
+def threads_per_worker(workers: int) -> int:
+    """The BLAS and OpenMP threads of each of ``workers`` processes sharing the available
+    cores ``c``: ``max(1, ⌊c / workers⌋)``.
+
+    Parameters
+    ----------
+    workers : int
+        Processes computing at once, at least 1.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        ``workers`` is not an integer.
+    TheoremError
+        ``workers`` is below 1.
+
+    Examples
+    --------
+    >>> threads_per_worker(available_cores()), threads_per_worker(10 ** 6)
+    (1, 1)
+    """
+    workers = as_positive_integer(workers, "workers", error=TheoremError)
+    return max(1, available_cores() // workers)
+
+
+def limit_threads(threads: int) -> threadpool_limits:
+    """Lower this process's BLAS and OpenMP thread pools to at most ``threads`` threads each
+    until the limit is restored (threadpoolctl; the initializer of :func:`worker_pool`'s
+    processes, which keep it for life). A pool already below ``threads`` keeps its count.
+
+    Processes it forks later (the SAT calls under a time limit) keep the limit.
+
+    Parameters
+    ----------
+    threads : int
+        At least 1.
+
+    Returns
+    -------
+    threadpoolctl.threadpool_limits
+        Its ``restore_original_limits()`` undoes the limit.
+
+    Raises
+    ------
+    TypeError
+        ``threads`` is not an integer.
+    TheoremError
+        ``threads`` is below 1.
+
+    Examples
+    --------
+    >>> from threadpoolctl import threadpool_info
+    >>> limit = limit_threads(1)
+    >>> all(pool["num_threads"] == 1 for pool in threadpool_info())
+    True
+    >>> limit.restore_original_limits()
+    """
+    threads = as_positive_integer(threads, "threads", error=TheoremError)
+    lowered: dict[str, int] = {}
+    for pool in threadpool_info():
+        prefix = pool["prefix"]
+        lowered[prefix] = min(lowered.get(prefix, threads), pool["num_threads"])
+    return threadpool_limits(lowered)
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes, each limited to
+    :func:`threads_per_worker` threads.
+
+    Spawned, not forked: a fresh interpreter never holds the caller's threads or its torch
+    (forking a process that holds torch costs tens of milliseconds a fork, and the solves
+    fork a child per SAT call). A script that starts one must do so under
+    ``if __name__ == "__main__":``, since the workers import it.
+
+    Parameters
+    ----------
+    workers : int
+        At least 1.
+
+    Returns
+    -------
+    concurrent.futures.ProcessPoolExecutor
+
+    Raises
+    ------
+    TypeError
+        ``workers`` is not an integer.
+    TheoremError
+        ``workers`` is below 1.
+
+    Examples
+    --------
+    >>> import math
+    >>> with worker_pool(2) as pool:
+    ...     pool.submit(math.factorial, 5).result()
+    120
+    """
+    threads = threads_per_worker(workers)
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=limit_threads, initargs=(threads,))
