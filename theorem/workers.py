@@ -116,8 +116,9 @@ def limit_threads(threads: int) -> threadpool_limits:
 
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` spawned processes, each limited to
-    :func:`threads_per_worker` threads.
+    """A pool of ``workers`` spawned processes, each with at most
+    :func:`threads_per_worker` threads in every BLAS and OpenMP pool (:func:`limit_threads`:
+    lowered, never raised).
 
     Spawned, not forked: a fresh interpreter never holds the caller's threads or its torch
     (forking a process that holds torch costs tens of milliseconds a fork, and the solves

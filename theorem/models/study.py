@@ -408,7 +408,7 @@ def attention_study(model: PretrainedModel, sentences, *, rule="top-mass:0.9",
     profile — so a study never ends without every record.
 
     The solves run in ``workers`` processes started with ``spawn``
-    (:func:`~theorem.workers.worker_pool`: each limits its BLAS threads to its share of the
+    (:func:`~theorem.workers.worker_pool`: each lowers its BLAS threads to its share of the
     cores): a script that calls this function must do so under
     ``if __name__ == "__main__":`` (the processes import it).
 
