@@ -13,9 +13,11 @@ nannies start each worker with one thread by default.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path, PurePosixPath
 
 from threadpoolctl import threadpool_info, threadpool_limits
 
@@ -23,13 +25,15 @@ from manifolds.validation import as_positive_integer
 
 from .errors import TheoremError
 
-__all__ = ["available_cores", "threads_per_worker", "limit_threads", "worker_pool"]
+__all__ = ["available_cores", "cgroup_cpu_quota", "threads_per_worker", "limit_threads",
+           "worker_pool"]
 
 
 def available_cores() -> int:
     """The cores this process may run on: its CPU affinity where the system reports one
-    (a job scheduler's cpuset or ``taskset``'s), else every core. A container's CPU quota
-    (``docker --cpus``) is not seen: pass fewer workers there.
+    (a job scheduler's cpuset or ``taskset``'s), else every core, and no more than its
+    cgroup's CPU quota rounded up (:func:`cgroup_cpu_quota`: ``docker --cpus``, a
+    Kubernetes CPU limit, a systemd ``CPUQuota``).
 
     Returns
     -------
@@ -42,8 +46,93 @@ def available_cores() -> int:
     True
     """
     if hasattr(os, "sched_getaffinity"):
-        return max(len(os.sched_getaffinity(0)), 1)
-    return os.cpu_count() or 1
+        cores = len(os.sched_getaffinity(0))
+    else:
+        cores = os.cpu_count() or 1
+    quota = cgroup_cpu_quota()
+    if quota is not None:
+        cores = min(cores, math.ceil(quota))
+    return max(cores, 1)
+
+
+def cgroup_cpu_quota(root: str | os.PathLike = "/sys/fs/cgroup",
+                     membership: str | os.PathLike = "/proc/self/cgroup") -> float | None:
+    """The CPU time a process may use, in cores, under Linux control groups: the smallest
+    ``quota / period`` of its cgroup and the cgroups above it, or ``None`` without a limit.
+
+    A quota of ``q`` µs of CPU time each period of ``p`` µs lets the group's threads run
+    ``q / p`` cores' worth at once; more threads than that are throttled, not sped up.
+    Version 2 keeps ``"q p"`` (or ``"max p"``, no limit) in ``cpu.max``; version 1 keeps
+    ``q`` (``-1``, no limit) and ``p`` in ``cpu.cfs_quota_us`` and ``cpu.cfs_period_us``
+    of the ``cpu`` controller. The process's cgroups are the lines
+    ``id:controllers:path`` of ``membership``; each path's directories are looked up
+    from the deepest to the mount's root, which is where a container sees its own
+    cgroup. Files that are missing, unreadable or malformed are skipped, as is every
+    system without ``membership`` (not Linux). As loky's ``cpu_count`` and the Go runtime
+    do, but along the whole path rather than at the root alone.
+
+    Parameters
+    ----------
+    root : str or os.PathLike
+        Where the cgroup file systems are mounted.
+    membership : str or os.PathLike
+        The process's cgroups, ``/proc/self/cgroup`` by default.
+
+    Returns
+    -------
+    float or None
+        Positive.
+
+    Examples
+    --------
+    >>> quota = cgroup_cpu_quota()
+    >>> quota is None or quota > 0
+    True
+    """
+    try:
+        lines = Path(membership).read_text().splitlines()
+    except OSError:
+        return None
+    root, quotas = Path(root), []
+    for line in lines:
+        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        names = controllers.split(",")
+        if controllers == "":                                  # version 2
+            mounts, read = [root, root / "unified"], _cpu_max
+        elif "cpu" in names:                                   # version 1
+            mounts, read = [root / controllers, root / "cpu", root / "cpu,cpuacct"], _cfs
+        else:
+            continue
+        relative = PurePosixPath("/", path).relative_to("/")
+        for mount in dict.fromkeys(mounts):
+            for directory in (relative, *relative.parents):
+                quota = read(mount / directory)
+                if quota is not None:
+                    quotas.append(quota)
+    return min(quotas, default=None)
+
+
+def _cpu_max(directory: Path) -> float | None:
+    """The quota in cores of a version-2 cgroup's ``cpu.max``, ``None`` if unlimited or
+    unreadable."""
+    try:
+        quota, period = (directory / "cpu.max").read_text().split()
+        quota = None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError, ZeroDivisionError):
+        return None
+    return quota if quota is not None and quota > 0 else None
+
+
+def _cfs(directory: Path) -> float | None:
+    """The quota in cores of a version-1 ``cpu`` cgroup, ``None`` if unlimited (``-1``)
+    or unreadable."""
+    try:
+        quota = int((directory / "cpu.cfs_quota_us").read_text())
+        period = int((directory / "cpu.cfs_period_us").read_text())
+        quota = quota / period
+    except (OSError, ValueError, ZeroDivisionError):
+        return None
+    return quota if quota > 0 else None
 
 
 def threads_per_worker(workers: int) -> int:

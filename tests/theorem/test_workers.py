@@ -1,5 +1,6 @@
 """Tests of theorem.workers: pools whose workers share the cores, one thread pool each."""
 
+import math
 from unittest import mock
 
 import pytest
@@ -7,7 +8,8 @@ from hypothesis import given, strategies as st
 from threadpoolctl import threadpool_info
 
 from theorem.errors import TheoremError
-from theorem.workers import available_cores, limit_threads, threads_per_worker, worker_pool
+from theorem.workers import (available_cores, cgroup_cpu_quota, limit_threads, threads_per_worker,
+                             worker_pool)
 
 
 def _thread_pools():
@@ -66,3 +68,55 @@ def test_a_lower_limit_the_caller_set_is_kept(monkeypatch):
     for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(variable, "1")
     assert _worker_threads(1, tasks=1) == {1}
+
+
+def _cgroups(tmp_path, membership: str, files: dict[str, str]):
+    """A fake cgroup mount under ``tmp_path``: ``files`` by path below the mount's root,
+    and the process's membership lines; the arguments of :func:`cgroup_cpu_quota`."""
+    for name, text in files.items():
+        (tmp_path / "fs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "fs" / name).write_text(text)
+    (tmp_path / "cgroup").write_text(membership)
+    return tmp_path / "fs", tmp_path / "cgroup"
+
+
+@pytest.mark.parametrize("membership, files, quota", [
+    # version 2: "quota period", or "max" for none
+    ("0::/\n", {"cpu.max": "200000 100000\n"}, 2.0),
+    ("0::/\n", {"cpu.max": "150000 100000\n"}, 1.5),
+    ("0::/\n", {"cpu.max": "max 100000\n"}, None),
+    # the smallest quota along the path, whichever level sets it
+    ("0::/a/b\n", {"a/cpu.max": "50000 100000", "a/b/cpu.max": "max 100000",
+                   "cpu.max": "400000 100000"}, 0.5),
+    ("0::/a/b\n", {"a/b/cpu.max": "300000 100000", "a/cpu.max": "max 100000"}, 3.0),
+    # version 1: the cpu controller's quota and period; -1 for none
+    ("4:memory:/x\n2:cpu,cpuacct:/\n", {"cpu,cpuacct/cpu.cfs_quota_us": "250000\n",
+                                         "cpu,cpuacct/cpu.cfs_period_us": "100000\n"}, 2.5),
+    ("1:cpu:/\n", {"cpu/cpu.cfs_quota_us": "-1\n", "cpu/cpu.cfs_period_us": "100000\n"},
+     None),
+    # a container without its own namespace: its path is absent, the mount's root is its own
+    ("2:cpu,cpuacct:/docker/abc\n", {"cpu/cpu.cfs_quota_us": "100000",
+                                     "cpu/cpu.cfs_period_us": "100000"}, 1.0),
+    # other controllers' limits, and malformed or missing files, say nothing
+    ("4:memory:/\n", {"memory/cpu.cfs_quota_us": "100000",
+                      "memory/cpu.cfs_period_us": "100000"}, None),
+    ("0::/\n", {"cpu.max": "lots\n"}, None),
+    ("0::/\n", {"cpu.max": "100000 0\n"}, None),
+    ("1:cpu:/\n", {"cpu/cpu.cfs_quota_us": "100000"}, None),
+    ("0::/\n", {}, None),
+])
+def test_the_cgroup_quota_is_the_smallest_on_the_process_path(tmp_path, membership, files,
+                                                               quota):
+    assert cgroup_cpu_quota(*_cgroups(tmp_path, membership, files)) == quota
+
+
+def test_without_cgroups_there_is_no_quota(tmp_path):
+    assert cgroup_cpu_quota(tmp_path, tmp_path / "no such file") is None
+
+
+@pytest.mark.parametrize("quota", [0.5, 1.0, 1.5, 10_000.0])
+def test_the_available_cores_stay_within_the_quota_rounded_up(quota):
+    with mock.patch("theorem.workers.cgroup_cpu_quota", return_value=None):
+        free = available_cores()
+    with mock.patch("theorem.workers.cgroup_cpu_quota", return_value=quota):
+        assert available_cores() == min(free, math.ceil(quota))
