@@ -67,9 +67,10 @@ def cgroup_cpu_quota(root: str | os.PathLike = "/sys/fs/cgroup",
     of the ``cpu`` controller. The process's cgroups are the lines
     ``id:controllers:path`` of ``membership``; each path's directories are looked up
     from the deepest to the mount's root, which is where a container sees its own
-    cgroup. Files that are missing, unreadable or malformed are skipped, as is every
-    system without ``membership`` (not Linux). As loky's ``cpu_count`` and the Go runtime
-    do, but along the whole path rather than at the root alone.
+    cgroup (loky's ``cpu_count`` reads that root alone). Files that are missing,
+    unreadable or malformed are skipped, as are paths that leave the mount's root (``..``:
+    a process outside its cgroup namespace) and every system without ``membership`` (not
+    Linux).
 
     Parameters
     ----------
@@ -89,21 +90,26 @@ def cgroup_cpu_quota(root: str | os.PathLike = "/sys/fs/cgroup",
     >>> quota is None or quota > 0
     True
     """
-    try:
-        lines = Path(membership).read_text().splitlines()
+    try:                   # undecodable bytes of a path stay as they are (surrogates)
+        lines = Path(membership).read_text(errors="surrogateescape").splitlines()
     except OSError:
         return None
     root, quotas = Path(root), []
     for line in lines:
-        _, controllers, path = (line.split(":", 2) + ["", ""])[:3]
-        names = controllers.split(",")
+        fields = line.split(":", 2)
+        if len(fields) != 3:
+            continue
+        _, controllers, path = fields
+        parts = PurePosixPath(path).parts
+        if not parts or parts[0] != "/" or ".." in parts:
+            continue
         if controllers == "":                                  # version 2
             mounts, read = [root, root / "unified"], _cpu_max
-        elif "cpu" in names:                                   # version 1
+        elif "cpu" in controllers.split(","):                  # version 1
             mounts, read = [root / controllers, root / "cpu", root / "cpu,cpuacct"], _cfs
         else:
             continue
-        relative = PurePosixPath("/", path).relative_to("/")
+        relative = PurePosixPath(*parts[1:])
         for mount in dict.fromkeys(mounts):
             for directory in (relative, *relative.parents):
                 quota = read(mount / directory)

@@ -1,6 +1,5 @@
 """Tests of theorem.workers: pools whose workers share the cores, one thread pool each."""
 
-import math
 from unittest import mock
 
 import pytest
@@ -97,6 +96,20 @@ def _cgroups(tmp_path, membership: str, files: dict[str, str]):
     # a container without its own namespace: its path is absent, the mount's root is its own
     ("2:cpu,cpuacct:/docker/abc\n", {"cpu/cpu.cfs_quota_us": "100000",
                                      "cpu/cpu.cfs_period_us": "100000"}, 1.0),
+    # the controllers' mount named in either order, and a nested version-1 path
+    ("3:cpuacct,cpu:/a/b\n", {"cpuacct,cpu/a/cpu.cfs_quota_us": "400000",
+                              "cpuacct,cpu/a/cpu.cfs_period_us": "100000"}, 4.0),
+    # hybrid: version 2 in unified/ (without the cpu controller there), version 1 quota
+    ("0::/s\n2:cpu,cpuacct:/s\n", {"unified/s/cgroup.procs": "",
+                                   "cpu,cpuacct/s/cpu.cfs_quota_us": "300000",
+                                   "cpu,cpuacct/s/cpu.cfs_period_us": "100000"}, 3.0),
+    # both versions limit: the smaller quota binds
+    ("0::/\n2:cpu:/\n", {"cpu.max": "150000 100000", "cpu/cpu.cfs_quota_us": "250000",
+                          "cpu/cpu.cfs_period_us": "100000"}, 1.5),
+    # paths outside the mount's root (a process outside its namespace) and lines that are
+    # no membership are skipped
+    ("0::/../..\n", {"cpu.max": "100000 100000"}, None),
+    ("garbage\n\n0:/\n", {"cpu.max": "100000 100000"}, None),
     # other controllers' limits, and malformed or missing files, say nothing
     ("4:memory:/\n", {"memory/cpu.cfs_quota_us": "100000",
                       "memory/cpu.cfs_period_us": "100000"}, None),
@@ -114,9 +127,18 @@ def test_without_cgroups_there_is_no_quota(tmp_path):
     assert cgroup_cpu_quota(tmp_path, tmp_path / "no such file") is None
 
 
-@pytest.mark.parametrize("quota", [0.5, 1.0, 1.5, 10_000.0])
-def test_the_available_cores_stay_within_the_quota_rounded_up(quota):
-    with mock.patch("theorem.workers.cgroup_cpu_quota", return_value=None):
-        free = available_cores()
-    with mock.patch("theorem.workers.cgroup_cpu_quota", return_value=quota):
-        assert available_cores() == min(free, math.ceil(quota))
+def test_an_undecodable_cgroup_path_is_read_as_it_is(tmp_path):
+    name = b"caf\xe9".decode("utf-8", "surrogateescape")
+    (tmp_path / "fs" / name).mkdir(parents=True)
+    (tmp_path / "fs" / name / "cpu.max").write_text("200000 100000")
+    (tmp_path / "cgroup").write_bytes(b"0::/caf\xe9\n")
+    assert cgroup_cpu_quota(tmp_path / "fs", tmp_path / "cgroup") == 2.0
+
+
+@pytest.mark.parametrize("quota, cores", [(0.5, 1), (1.0, 1), (2.3, 3), (7.9, 8), (8.0, 8),
+                                          (64.0, 8), (None, 8)])
+def test_the_available_cores_are_the_affinity_within_the_quota_rounded_up(quota, cores):
+    with mock.patch("theorem.workers.os.sched_getaffinity", create=True,
+                    return_value=set(range(8))), \
+            mock.patch("theorem.workers.cgroup_cpu_quota", return_value=quota):
+        assert available_cores() == cores
