@@ -104,41 +104,34 @@ def cgroup_cpu_quota(root: str | os.PathLike = "/sys/fs/cgroup",
         if not parts or parts[0] != "/" or ".." in parts:
             continue
         if controllers == "":                                  # version 2
-            mounts, read = [root, root / "unified"], _cpu_max
+            mounts, version = [root, root / "unified"], 2
         elif "cpu" in controllers.split(","):                  # version 1
-            mounts, read = [root / controllers, root / "cpu", root / "cpu,cpuacct"], _cfs
+            mounts, version = [root / controllers, root / "cpu", root / "cpu,cpuacct"], 1
         else:
             continue
         relative = PurePosixPath(*parts[1:])
         for mount in dict.fromkeys(mounts):
             for directory in (relative, *relative.parents):
-                quota = read(mount / directory)
+                quota = _cores(mount / directory, version)
                 if quota is not None:
                     quotas.append(quota)
     return min(quotas, default=None)
 
 
-def _cpu_max(directory: Path) -> float | None:
-    """The quota in cores of a version-2 cgroup's ``cpu.max``, ``None`` if unlimited or
-    unreadable."""
+def _cores(directory: Path, version: int) -> float | None:
+    """The quota in cores of a cgroup of that version: ``cpu.max`` (``"q p"``) or the
+    ``cpu.cfs_quota_us`` and ``cpu.cfs_period_us`` files; ``None`` where unlimited (``max``,
+    ``-1``), missing or malformed."""
     try:
-        quota, period = (directory / "cpu.max").read_text().split()
-        quota = None if quota == "max" else int(quota) / int(period)
+        if version == 2:
+            quota, period = (directory / "cpu.max").read_text().split()
+        else:
+            quota, period = ((directory / f"cpu.cfs_{name}_us").read_text()
+                             for name in ("quota", "period"))
+        cores = int(quota) / int(period)
     except (OSError, ValueError, ZeroDivisionError):
         return None
-    return quota if quota is not None and quota > 0 else None
-
-
-def _cfs(directory: Path) -> float | None:
-    """The quota in cores of a version-1 ``cpu`` cgroup, ``None`` if unlimited (``-1``)
-    or unreadable."""
-    try:
-        quota = int((directory / "cpu.cfs_quota_us").read_text())
-        period = int((directory / "cpu.cfs_period_us").read_text())
-        quota = quota / period
-    except (OSError, ValueError, ZeroDivisionError):
-        return None
-    return quota if quota > 0 else None
+    return cores if cores > 0 else None
 
 
 def threads_per_worker(workers: int) -> int:
